@@ -1,14 +1,13 @@
-pub fn add(left: u64, right: u64) -> u64 {
-    left + right
-}
+//! ishi: a Monte-Carlo tree search Go engine that speaks GTP.
+//!
+//! The crate is layered; each module uses only those listed before it:
+//!
+//! 1. [`rules`]: the rules core (board, game, rules, scoring, SGF). No I/O, no threads.
+//! 2. [`search`]: the Monte-Carlo tree search over a [`rules::Game`]. Knows nothing of GTP.
+//! 3. [`time`]: time controls and budgets as pure functions.
+//! 4. [`engine`]: the game plus clocks, settings and search; what GTP commands call.
+//! 5. [`gtp`]: the protocol: line reading, the command table, answers.
+//!
+//! Start reading at `rules::board`, then `rules::game`, then `engine`.
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn it_works() {
-        let result = add(2, 2);
-        assert_eq!(result, 4);
-    }
-}
+pub mod rules;

@@ -1,0 +1,18 @@
+//! The rules core: everything ishi knows about Go itself. No threads, no I/O, no logging, and
+//! nothing of search or GTP. Read in order: colours, points, Zobrist keys, the board (fast,
+//! no history), the rules value, the game (history, superko, undo), scoring.
+
+pub mod board;
+pub mod color;
+pub mod game;
+pub mod point;
+pub mod rules;
+pub mod score;
+pub mod zobrist;
+
+pub use board::{Board, Cell, IllegalMove};
+pub use color::Color;
+pub use game::Game;
+pub use point::{Move, Point};
+pub use rules::Rules;
+
