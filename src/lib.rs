@@ -11,3 +11,5 @@
 //! Start reading at `rules::board`, then `rules::game`, then `engine`.
 
 pub mod rules;
+pub mod engine;
+pub mod gtp;

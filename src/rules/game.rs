@@ -64,6 +64,11 @@ impl Game {
         }
     }
 
+    /// Whether a game can be played on a board of this size (2 to 25).
+    pub fn size_is_valid(size: usize) -> bool {
+        Board::size_is_valid(size)
+    }
+
     /// The current board.
     #[inline]
     pub fn board(&self) -> &Board {
