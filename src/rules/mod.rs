@@ -8,6 +8,7 @@ pub mod game;
 pub mod point;
 pub mod rules;
 pub mod score;
+pub mod sgf;
 pub mod zobrist;
 
 pub use board::{Board, Cell, IllegalMove};
