@@ -6,6 +6,7 @@ pub mod board;
 pub mod color;
 pub mod game;
 pub mod point;
+pub mod record;
 pub mod rules;
 pub mod score;
 pub mod sgf;
