@@ -6,8 +6,11 @@ use crate::rules::board::IllegalMove;
 use crate::rules::color::Color;
 use crate::rules::game::Game;
 use crate::rules::point::{point_at, Move, Point};
+use crate::rules::record::{self, RecordError};
 use crate::rules::rules::Rules;
 use crate::rules::score::{self, Score, StoneStatus};
+use crate::rules::sgf;
+use crate::time::{self, Budget, Clock, TimeError, TimeSettings};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -144,6 +147,12 @@ pub struct Engine {
     random: SmallRng,
     /// Seconds of CPU time spent generating moves.
     thinking_seconds: f64,
+    /// The time system of the game.
+    time_settings: TimeSettings,
+    /// Each colour's clock, black first.
+    clocks: [Clock; 2],
+    /// Whether the controller sent `time_left` for a colour since that colour's last move.
+    clock_reported: [bool; 2],
 }
 
 impl Engine {
@@ -154,7 +163,9 @@ impl Engine {
         } else {
             9
         };
-        let komi = settings.komi.unwrap_or_else(|| settings.rules.default_komi());
+        let komi = settings
+            .komi
+            .unwrap_or_else(|| settings.rules.default_komi());
         let game = Game::new(size, settings.rules, komi);
         let random = SmallRng::seed_from_u64(settings.seed);
         Engine {
@@ -163,7 +174,94 @@ impl Engine {
             game,
             random,
             thinking_seconds: 0.0,
+            time_settings: TimeSettings::Unlimited,
+            clocks: [Clock::new(&TimeSettings::Unlimited); 2],
+            clock_reported: [false; 2],
         }
+    }
+
+    /// Sets the time system and fills both clocks.
+    pub fn set_time_settings(&mut self, settings: TimeSettings) {
+        self.clocks = [Clock::new(&settings); 2];
+        self.clock_reported = [false; 2];
+        self.time_settings = settings;
+    }
+
+    /// The time system of the game.
+    pub fn time_settings(&self) -> &TimeSettings {
+        &self.time_settings
+    }
+
+    /// Updates a clock from GTP `time_left`.
+    ///
+    /// # Errors
+    /// When the values are not a valid clock.
+    pub fn set_time_left(
+        &mut self,
+        color: Color,
+        seconds: f64,
+        stones: u32,
+    ) -> Result<(), TimeError> {
+        self.clocks[color.index()] = Clock::from_time_left(&self.time_settings, seconds, stones)?;
+        self.clock_reported[color.index()] = true;
+        Ok(())
+    }
+
+    /// The thinking budget for `color`'s next move under the clock, `None` without limits.
+    pub fn time_budget(&self, color: Color) -> Option<Budget> {
+        let size = self.game.size();
+        time::budget(
+            &self.time_settings,
+            &self.clocks[color.index()],
+            size * size,
+            self.game.move_count(),
+            std::time::Duration::from_millis(self.settings.lag_milliseconds),
+        )
+    }
+
+    /// Charges `color`'s clock for a move that took `elapsed`, unless the controller keeps
+    /// the clock itself with `time_left`.
+    fn charge_clock(&mut self, color: Color, elapsed: std::time::Duration) {
+        let index = color.index();
+        if !self.clock_reported[index] {
+            let lag = std::time::Duration::from_millis(self.settings.lag_milliseconds);
+            self.clocks[index] =
+                time::charge(self.clocks[index], &self.time_settings, elapsed + lag);
+        }
+        self.clock_reported[index] = false;
+    }
+
+    /// Loads a game from an SGF file, up to (not including) move `before_move`, and returns
+    /// the colour to move.
+    ///
+    /// # Errors
+    /// A message when the file cannot be read, parsed or replayed.
+    pub fn load_sgf(&mut self, path: &str, before_move: Option<usize>) -> Result<Color, String> {
+        let text = std::fs::read(path).map_err(|error| format!("{path}: {error}"))?;
+        let text = String::from_utf8_lossy(&text);
+        let parsed = sgf::parse(&text).map_err(|error| error.to_string())?;
+        let game = record::game_from_record(&parsed, before_move, *self.game.rules(), self.komi())
+            .map_err(|error: RecordError| error.to_string())?;
+        if parsed.komi.is_some() {
+            self.komi_override = Some(game.komi());
+        }
+        let to_move = game.to_move();
+        self.game = game;
+        Ok(to_move)
+    }
+
+    /// The game as SGF text, with the result when both players passed.
+    pub fn game_record(&mut self) -> String {
+        let result = if self.game.both_passed() {
+            let score = self.final_score();
+            Some(match score.winner() {
+                None => "0".to_string(),
+                Some(_) => score.to_string(),
+            })
+        } else {
+            None
+        };
+        sgf::write(&record::record_from_game(&self.game, result))
     }
 
     /// The settings.
@@ -233,7 +331,9 @@ impl Engine {
 
     /// Chooses a move for `color`, plays it, and returns it.
     pub fn generate_move(&mut self, color: Color) -> Decision {
+        let started = std::time::Instant::now();
         let decision = self.choose_move(color);
+        self.charge_clock(color, started.elapsed());
         if let Decision::Play(chosen) = decision {
             if self.game.play(color, chosen).is_err() {
                 log::error!("chosen move was illegal; passing instead");
@@ -412,12 +512,6 @@ impl Engine {
         self.game.is_legal(color, chosen)
     }
 
-    /// Replaces the game (after `loadsgf`), keeping the engine's komi override when the
-    /// file had none.
-    pub fn replace_game(&mut self, game: Game) {
-        self.game = game;
-    }
-
     /// Plays a sequence atomically: all moves or none.
     ///
     /// # Errors
@@ -536,7 +630,10 @@ fn farthest_free_point(size: usize, taken: &[Point]) -> Option<Point> {
                 .min()
                 .unwrap_or(size as i64);
             let value = distance * 4 + line_bonus;
-            if best.map(|(best_value, _)| value > best_value).unwrap_or(true) {
+            if best
+                .map(|(best_value, _)| value > best_value)
+                .unwrap_or(true)
+            {
                 best = Some((value, point));
             }
         }
@@ -569,10 +666,7 @@ mod tests {
             texts(&fixed_handicap_points(9, 4).unwrap(), 9),
             "C3 G7 C7 G3"
         );
-        assert_eq!(
-            texts(&fixed_handicap_points(13, 2).unwrap(), 13),
-            "D4 K10"
-        );
+        assert_eq!(texts(&fixed_handicap_points(13, 2).unwrap(), 13), "D4 K10");
         assert!(fixed_handicap_points(7, 2).is_none());
         assert!(fixed_handicap_points(8, 5).is_none());
         assert!(fixed_handicap_points(8, 4).is_some());

@@ -10,7 +10,7 @@
 //!
 //! Start reading at `rules::board`, then `rules::game`, then `engine`.
 
-pub mod rules;
-pub mod time;
 pub mod engine;
 pub mod gtp;
+pub mod rules;
+pub mod time;

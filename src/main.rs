@@ -96,7 +96,10 @@ fn main() {
 }
 
 fn settings_from(arguments: &Arguments) -> Result<Settings, String> {
-    let rules: Rules = arguments.rules.parse().map_err(|error| format!("{error}"))?;
+    let rules: Rules = arguments
+        .rules
+        .parse()
+        .map_err(|error| format!("{error}"))?;
     if !ishi::rules::game::Game::size_is_valid(arguments.size) {
         return Err(format!("board size {} is not in 2..25", arguments.size));
     }

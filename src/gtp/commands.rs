@@ -9,6 +9,7 @@ use crate::gtp::Session;
 use crate::rules::color::Color;
 use crate::rules::point::{move_text, vertex_text, Move, Point};
 use crate::rules::rules::Rules;
+use crate::time::TimeSettings;
 
 /// A command handler: reads the arguments, acts on the session, returns the answer's body or
 /// the error text.
@@ -24,38 +25,154 @@ pub struct Entry {
 
 /// Every command, in the order `list_commands` prints them.
 pub static COMMANDS: &[Entry] = &[
-    Entry { name: "protocol_version", handler: protocol_version },
-    Entry { name: "name", handler: name },
-    Entry { name: "version", handler: version },
-    Entry { name: "known_command", handler: known_command },
-    Entry { name: "list_commands", handler: list_commands },
-    Entry { name: "quit", handler: quit },
-    Entry { name: "boardsize", handler: boardsize },
-    Entry { name: "clear_board", handler: clear_board },
-    Entry { name: "komi", handler: komi },
-    Entry { name: "get_komi", handler: get_komi },
-    Entry { name: "play", handler: play },
-    Entry { name: "genmove", handler: genmove },
-    Entry { name: "reg_genmove", handler: reg_genmove },
-    Entry { name: "undo", handler: undo },
-    Entry { name: "showboard", handler: showboard },
-    Entry { name: "fixed_handicap", handler: fixed_handicap },
-    Entry { name: "place_free_handicap", handler: place_free_handicap },
-    Entry { name: "set_free_handicap", handler: set_free_handicap },
-    Entry { name: "final_score", handler: final_score },
-    Entry { name: "final_status_list", handler: final_status_list },
-    Entry { name: "is_legal", handler: is_legal },
-    Entry { name: "captures", handler: captures },
-    Entry { name: "cputime", handler: cputime },
-    Entry { name: "kgs-rules", handler: kgs_rules },
-    Entry { name: "kgs-game_over", handler: kgs_game_over },
-    Entry { name: "kata-set-rules", handler: kata_set_rules },
-    Entry { name: "kata-get-rules", handler: kata_get_rules },
-    Entry { name: "ishi-capture_target", handler: capture_target },
-    Entry { name: "gogui-interrupt", handler: gogui_interrupt },
-    Entry { name: "gogui-setup", handler: gogui_setup },
-    Entry { name: "gogui-setup_player", handler: gogui_setup_player },
-    Entry { name: "gogui-play_sequence", handler: gogui_play_sequence },
+    Entry {
+        name: "protocol_version",
+        handler: protocol_version,
+    },
+    Entry {
+        name: "name",
+        handler: name,
+    },
+    Entry {
+        name: "version",
+        handler: version,
+    },
+    Entry {
+        name: "known_command",
+        handler: known_command,
+    },
+    Entry {
+        name: "list_commands",
+        handler: list_commands,
+    },
+    Entry {
+        name: "quit",
+        handler: quit,
+    },
+    Entry {
+        name: "boardsize",
+        handler: boardsize,
+    },
+    Entry {
+        name: "clear_board",
+        handler: clear_board,
+    },
+    Entry {
+        name: "komi",
+        handler: komi,
+    },
+    Entry {
+        name: "get_komi",
+        handler: get_komi,
+    },
+    Entry {
+        name: "play",
+        handler: play,
+    },
+    Entry {
+        name: "genmove",
+        handler: genmove,
+    },
+    Entry {
+        name: "reg_genmove",
+        handler: reg_genmove,
+    },
+    Entry {
+        name: "undo",
+        handler: undo,
+    },
+    Entry {
+        name: "showboard",
+        handler: showboard,
+    },
+    Entry {
+        name: "fixed_handicap",
+        handler: fixed_handicap,
+    },
+    Entry {
+        name: "place_free_handicap",
+        handler: place_free_handicap,
+    },
+    Entry {
+        name: "set_free_handicap",
+        handler: set_free_handicap,
+    },
+    Entry {
+        name: "time_settings",
+        handler: time_settings,
+    },
+    Entry {
+        name: "time_left",
+        handler: time_left,
+    },
+    Entry {
+        name: "kgs-time_settings",
+        handler: kgs_time_settings,
+    },
+    Entry {
+        name: "final_score",
+        handler: final_score,
+    },
+    Entry {
+        name: "final_status_list",
+        handler: final_status_list,
+    },
+    Entry {
+        name: "loadsgf",
+        handler: loadsgf,
+    },
+    Entry {
+        name: "printsgf",
+        handler: printsgf,
+    },
+    Entry {
+        name: "is_legal",
+        handler: is_legal,
+    },
+    Entry {
+        name: "captures",
+        handler: captures,
+    },
+    Entry {
+        name: "cputime",
+        handler: cputime,
+    },
+    Entry {
+        name: "kgs-rules",
+        handler: kgs_rules,
+    },
+    Entry {
+        name: "kgs-game_over",
+        handler: kgs_game_over,
+    },
+    Entry {
+        name: "kata-set-rules",
+        handler: kata_set_rules,
+    },
+    Entry {
+        name: "kata-get-rules",
+        handler: kata_get_rules,
+    },
+    Entry {
+        name: "ishi-capture_target",
+        handler: capture_target,
+    },
+    Entry {
+        name: "gogui-interrupt",
+        handler: gogui_interrupt,
+    },
+    Entry {
+        name: "gogui-setup",
+        handler: gogui_setup,
+    },
+    Entry {
+        name: "gogui-setup_player",
+        handler: gogui_setup_player,
+    },
+    Entry {
+        name: "gogui-play_sequence",
+        handler: gogui_play_sequence,
+    },
 ];
 
 /// Finds the handler of `command` by exact name and runs it.
@@ -232,6 +349,66 @@ fn set_free_handicap(session: &mut Session, arguments: &[String]) -> Result<Stri
         .set_free_handicap(&points)
         .map(|_| String::new())
         .map_err(|error| error.to_string())
+}
+
+fn time_settings(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 3)?;
+    let main = args::float(arguments, 0)?;
+    let period = args::float(arguments, 1)?;
+    let stones = args::integer(arguments, 2)?;
+    let settings = TimeSettings::from_time_settings(main, period, stones)
+        .map_err(|_| SYNTAX_ERROR.to_string())?;
+    session.engine.set_time_settings(settings);
+    Ok(String::new())
+}
+
+fn time_left(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 3)?;
+    let color = args::color(arguments, 0)?;
+    let seconds = args::float(arguments, 1)?;
+    let stones = args::integer(arguments, 2)?;
+    session
+        .engine
+        .set_time_left(color, seconds, stones)
+        .map(|_| String::new())
+        .map_err(|_| SYNTAX_ERROR.to_string())
+}
+
+fn kgs_time_settings(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    let words: Vec<&str> = arguments.iter().map(String::as_str).collect();
+    let settings =
+        TimeSettings::from_kgs_arguments(&words).map_err(|_| SYNTAX_ERROR.to_string())?;
+    session.engine.set_time_settings(settings);
+    Ok(String::new())
+}
+
+fn loadsgf(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    if arguments.is_empty() || arguments.len() > 2 {
+        return Err(SYNTAX_ERROR.to_string());
+    }
+    let path = args::argument(arguments, 0)?;
+    let before_move = if arguments.len() == 2 {
+        Some(args::integer(arguments, 1)? as usize)
+    } else {
+        None
+    };
+    match session.engine.load_sgf(path, before_move) {
+        Ok(color) => Ok(color.to_string()),
+        Err(message) => {
+            log::warn!("loadsgf: {message}");
+            Err("cannot load file".to_string())
+        }
+    }
+}
+
+fn printsgf(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    let text = session.engine.game_record();
+    match arguments.first() {
+        None => Ok(text),
+        Some(path) => std::fs::write(path, text + "\n")
+            .map(|_| String::new())
+            .map_err(|error| format!("cannot write file: {error}")),
+    }
 }
 
 fn final_score(session: &mut Session, _: &[String]) -> Result<String, String> {

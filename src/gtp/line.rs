@@ -49,7 +49,10 @@ pub fn parse(raw: &str) -> Option<Command> {
     let first = words.next()?;
     let (id, name) = if first.bytes().all(|byte| byte.is_ascii_digit()) {
         // Ids beyond the 31-bit range are clamped, as GNU Go and gomill do.
-        let id = first.parse::<u64>().unwrap_or(u64::MAX).min(i32::MAX as u64) as u32;
+        let id = first
+            .parse::<u64>()
+            .unwrap_or(u64::MAX)
+            .min(i32::MAX as u64) as u32;
         match words.next() {
             Some(name) => (Some(id), name.to_string()),
             None => (Some(id), String::new()),

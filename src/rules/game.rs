@@ -284,7 +284,8 @@ impl Game {
     /// # Errors
     /// When moves have already been played.
     pub fn place_handicap(&mut self, points: &[Point]) -> Result<(), SetupAfterMoves> {
-        let stones: Vec<(Color, Point)> = points.iter().map(|&point| (Color::Black, point)).collect();
+        let stones: Vec<(Color, Point)> =
+            points.iter().map(|&point| (Color::Black, point)).collect();
         self.setup(&stones)?;
         self.handicap = points.len() as u32;
         self.set_to_move(Color::White);

@@ -17,4 +17,3 @@ pub use color::Color;
 pub use game::Game;
 pub use point::{Move, Point};
 pub use rules::Rules;
-

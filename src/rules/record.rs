@@ -77,8 +77,18 @@ pub fn rules_to_record(rules: &Rules) -> String {
 
 fn apply_setup(game: &mut Game, setup: &SgfSetup, size: usize) -> Result<(), RecordError> {
     let mut stones: Vec<(Color, Point)> = Vec::new();
-    stones.extend(setup.black.iter().map(|&point| (Color::Black, point_from_sgf(point, size))));
-    stones.extend(setup.white.iter().map(|&point| (Color::White, point_from_sgf(point, size))));
+    stones.extend(
+        setup
+            .black
+            .iter()
+            .map(|&point| (Color::Black, point_from_sgf(point, size))),
+    );
+    stones.extend(
+        setup
+            .white
+            .iter()
+            .map(|&point| (Color::White, point_from_sgf(point, size))),
+    );
     let empty: Vec<Point> = setup
         .empty
         .iter()
@@ -89,7 +99,8 @@ fn apply_setup(game: &mut Game, setup: &SgfSetup, size: usize) -> Result<(), Rec
             .map_err(|_| RecordError::SetupAfterMoves)?;
     }
     if !stones.is_empty() {
-        game.setup(&stones).map_err(|_| RecordError::SetupAfterMoves)?;
+        game.setup(&stones)
+            .map_err(|_| RecordError::SetupAfterMoves)?;
     }
     Ok(())
 }
