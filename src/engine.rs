@@ -4,7 +4,7 @@
 
 use crate::rules::board::IllegalMove;
 use crate::rules::color::Color;
-use crate::rules::game::Game;
+use crate::rules::game::{Game, NothingToUndo};
 use crate::rules::point::{point_at, Move, Point};
 use crate::rules::record::{self, RecordError};
 use crate::rules::rules::Rules;
@@ -127,6 +127,16 @@ impl std::fmt::Display for SetupError {
             SetupError::BoardNotEmpty => "board not empty",
             SetupError::BadVertexList => "bad vertex list",
         })
+    }
+}
+
+/// `boardsize` outside 2..=25.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnacceptableSize;
+
+impl std::fmt::Display for UnacceptableSize {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("unacceptable size")
     }
 }
 
@@ -288,9 +298,9 @@ impl Engine {
     ///
     /// # Errors
     /// When the size is outside 2..=25.
-    pub fn set_board_size(&mut self, size: usize) -> Result<(), ()> {
+    pub fn set_board_size(&mut self, size: usize) -> Result<(), UnacceptableSize> {
         if !Game::size_is_valid(size) {
-            return Err(());
+            return Err(UnacceptableSize);
         }
         self.game = Game::new(size, *self.game.rules(), self.komi());
         Ok(())
@@ -325,8 +335,8 @@ impl Engine {
     ///
     /// # Errors
     /// When there is nothing to take back.
-    pub fn undo(&mut self) -> Result<(), ()> {
-        self.game.undo().map_err(|_| ())
+    pub fn undo(&mut self) -> Result<(), NothingToUndo> {
+        self.game.undo()
     }
 
     /// Chooses a move for `color`, plays it, and returns it.
@@ -531,7 +541,7 @@ impl Engine {
 /// The largest fixed handicap on a board: 9 on odd boards of 9 or more, 4 on even boards of 8
 /// or more, none on smaller boards.
 pub fn maximum_fixed_handicap(size: usize) -> usize {
-    if size < 7 || size == 7 {
+    if size <= 7 {
         0
     } else if size % 2 == 1 {
         9

@@ -11,7 +11,7 @@ pub const SYNTAX_ERROR: &str = "syntax error";
 ///
 /// # Errors
 /// `syntax error` when it is missing.
-pub fn argument<'a>(arguments: &'a [String], index: usize) -> Result<&'a str, String> {
+pub fn argument(arguments: &[String], index: usize) -> Result<&str, String> {
     arguments
         .get(index)
         .map(String::as_str)

@@ -501,7 +501,7 @@ fn gogui_interrupt(_: &mut Session, _: &[String]) -> Result<String, String> {
 }
 
 fn gogui_setup(session: &mut Session, arguments: &[String]) -> Result<String, String> {
-    if arguments.len() % 2 != 0 {
+    if !arguments.len().is_multiple_of(2) {
         return Err(SYNTAX_ERROR.to_string());
     }
     let size = session.engine.game().size();
@@ -528,7 +528,7 @@ fn gogui_setup_player(session: &mut Session, arguments: &[String]) -> Result<Str
 }
 
 fn gogui_play_sequence(session: &mut Session, arguments: &[String]) -> Result<String, String> {
-    if arguments.len() % 2 != 0 {
+    if !arguments.len().is_multiple_of(2) {
         return Err(SYNTAX_ERROR.to_string());
     }
     let size = session.engine.game().size();

@@ -147,11 +147,7 @@ pub fn run<R: BufRead + Send + 'static>(
         quit: false,
         streamed: false,
     };
-    loop {
-        let raw = match session.input.recv() {
-            Ok(Input::Line(raw)) => raw,
-            Ok(Input::End) | Err(_) => break,
-        };
+    while let Ok(Input::Line(raw)) = session.input.recv() {
         handle_line(&mut session, &raw)?;
         if session.quit {
             break;

@@ -899,7 +899,7 @@ mod tests {
 
     #[test]
     fn suicide_is_refused_unless_allowed() {
-        let mut board = Board::from_diagram(
+        let board = Board::from_diagram(
             ". X .
              X X .
              . . .",

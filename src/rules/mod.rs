@@ -7,6 +7,8 @@ pub mod color;
 pub mod game;
 pub mod point;
 pub mod record;
+// The design names this file rules/rules.rs: the Rules value of the rules core.
+#[allow(clippy::module_inception)]
 pub mod rules;
 pub mod score;
 pub mod sgf;

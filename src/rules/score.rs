@@ -349,15 +349,15 @@ fn benson_for(
     let mut region_alive = vec![true; regions.len()];
     loop {
         let mut changed = false;
-        for chain in 0..chain_heads.len() {
-            if !chain_alive[chain] {
+        for (chain, chain_is_alive) in chain_alive.iter_mut().enumerate() {
+            if !*chain_is_alive {
                 continue;
             }
             let vital_regions = (0..regions.len())
                 .filter(|&id| region_alive[id] && vital_to[id].contains(&chain))
                 .count();
             if vital_regions < 2 {
-                chain_alive[chain] = false;
+                *chain_is_alive = false;
                 changed = true;
             }
         }
