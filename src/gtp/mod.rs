@@ -3,6 +3,7 @@
 //! line, finds its handler in the one command table and writes `=`/`?` answers, each closed
 //! by one empty line and flushed. Nothing else writes to stdout.
 
+pub mod analyze;
 pub mod args;
 pub mod commands;
 pub mod line;
