@@ -11,3 +11,4 @@
 //! Start reading at `rules::board`, then `rules::game`, then `engine`.
 
 pub mod rules;
+pub mod search;
