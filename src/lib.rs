@@ -13,4 +13,5 @@
 pub mod engine;
 pub mod gtp;
 pub mod rules;
+pub mod search;
 pub mod time;

@@ -1,0 +1,110 @@
+//! The speed benchmark: playouts per second of whole searches (tree, priors and playouts)
+//! from the empty board, light and heavy, 9x9 and 19x19, on one and N threads, plus a
+//! deterministic signature (best move and node count of a fixed single-threaded search)
+//! that must not change unless the search's behaviour does. Knows only the public search
+//! API.
+
+use crate::rules::game::Game;
+use crate::rules::point::move_text;
+use crate::rules::rules::Rules;
+use crate::search::{Limits, PlayoutPolicy, Search, SearchParams};
+use std::fmt::Write;
+use std::sync::atomic::AtomicBool;
+
+/// One measured search.
+#[derive(Clone, Debug)]
+pub struct BenchCase {
+    /// Board size.
+    pub size: usize,
+    /// Playout policy (light also switches priors off).
+    pub policy: PlayoutPolicy,
+    /// Worker threads.
+    pub threads: usize,
+    /// Playouts run.
+    pub playouts: u64,
+    /// Playouts per second.
+    pub rate: f64,
+    /// Tree nodes at the end.
+    pub nodes: usize,
+}
+
+/// The parameters of a benchmark case: light means the bare baseline (light playouts, even
+/// prior only); heavy is the default configuration.
+pub fn bench_params(policy: PlayoutPolicy) -> SearchParams {
+    let mut params = SearchParams {
+        playout: policy,
+        ..SearchParams::default()
+    };
+    if policy == PlayoutPolicy::Light {
+        params.priors = false;
+    }
+    params
+}
+
+/// Runs one search of `playouts` from the empty board and measures it.
+pub fn bench_case(size: usize, policy: PlayoutPolicy, threads: usize, playouts: u64) -> BenchCase {
+    let game = Game::new(size, Rules::chinese(), 7.5);
+    let mut search = Search::new(bench_params(policy), threads, 1, 1 << 30);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        playouts: Some(playouts),
+        ..Limits::default()
+    };
+    let summary = search.run(&game, &limits, &stop, None);
+    BenchCase {
+        size,
+        policy,
+        threads,
+        playouts: summary.playouts,
+        rate: summary.playouts as f64 / summary.elapsed.as_secs_f64().max(1e-9),
+        nodes: search.node_count(),
+    }
+}
+
+/// The deterministic signature: `(best move, node count)` of a heavy 9x9 search of
+/// `playouts` playouts, one thread, seed 1.
+pub fn signature(playouts: u64) -> (String, usize) {
+    let game = Game::new(9, Rules::chinese(), 7.5);
+    let mut search = Search::new(SearchParams::default(), 1, 1, 1 << 30);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        playouts: Some(playouts),
+        ..Limits::default()
+    };
+    let summary = search.run(&game, &limits, &stop, None);
+    (move_text(summary.best, 9), search.node_count())
+}
+
+/// The benchmark report: one line per case (light and heavy, 9x9 and 19x19, one thread and
+/// `threads` threads when more than one), then the signature line. `scale` multiplies the
+/// playout counts (1.0: 9x9 light 200k, heavy 40k; 19x19 light 40k, heavy 10k).
+pub fn bench_report(threads: usize, scale: f64) -> String {
+    let mut report = String::new();
+    let mut thread_counts = vec![1];
+    if threads > 1 {
+        thread_counts.push(threads);
+    }
+    let cases = [
+        (9, PlayoutPolicy::Light, 200_000.0),
+        (9, PlayoutPolicy::Heavy, 40_000.0),
+        (19, PlayoutPolicy::Light, 40_000.0),
+        (19, PlayoutPolicy::Heavy, 10_000.0),
+    ];
+    for (size, policy, playouts) in cases {
+        for &thread_count in &thread_counts {
+            let count = ((playouts * scale) as u64).max(100);
+            let case = bench_case(size, policy, thread_count, count);
+            let _ = writeln!(
+                report,
+                "{size}x{size} {policy:<5} threads {thread_count}: {:>9.0} playouts/s ({} playouts, {} nodes)",
+                case.rate, case.playouts, case.nodes
+            );
+        }
+    }
+    let (best, nodes) = signature(10_000);
+    let _ = writeln!(
+        report,
+        "signature: 9x9 heavy, 10000 playouts, seed 1, 1 thread: best {best}, nodes {nodes}"
+    );
+    report
+}

@@ -1,0 +1,801 @@
+//! Monte-Carlo tree search over a [`Game`]: RAVE selection with prior knowledge, light or
+//! heavy (Moggy-class) playouts, N threads on one lock-free tree, tree reuse between moves,
+//! ownership statistics, and a byte budget for the tree. Knows the rules core, never GTP.
+//!
+//! Read in order: `board` (the playout board), `patterns`, `playout`, `priors`, `params`,
+//! `select` (formulas), `tree` (nodes and arena), `worker` (one iteration), then this file
+//! ([`Search::run`]), and `bench`.
+
+pub mod bench;
+pub mod board;
+pub mod params;
+pub mod patterns;
+pub mod playout;
+pub mod priors;
+pub mod select;
+pub mod tree;
+pub mod worker;
+
+pub use params::{PlayoutPolicy, SearchParams};
+
+use crate::rules::board::Board;
+use crate::rules::color::Color;
+use crate::rules::game::Game;
+use crate::rules::point::Move;
+use crate::rules::rules::{HandicapBonus, Rules, Scoring};
+use crate::rules::score;
+use board::{index_move, move_index, PlayoutBoard, NO_POINT};
+use playout::PlayoutSettings;
+use select::lower_confidence_bound;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
+use std::time::{Duration, Instant};
+use tree::{Tree, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN};
+use worker::{cannot_be_overtaken, Context, Worker};
+
+/// When a search ends (whichever comes first; with none set, only the stop flag ends it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// New playouts to run in this search (reused ones do not count).
+    pub playouts: Option<u64>,
+    /// Time after which the search stops unless the best move is unclear (the most visited
+    /// move is not the best valued one), in which case it goes on to `hard_time`.
+    pub soft_time: Option<Duration>,
+    /// Time after which the search always stops.
+    pub hard_time: Option<Duration>,
+    /// Stop as soon as the most visited move cannot be overtaken in the playouts (or, with
+    /// time limits, the time) left.
+    pub early_stop: bool,
+}
+
+/// A progress callback and the interval between its calls.
+pub type Reporter<'a> = (&'a mut dyn FnMut(&SearchSummary), Duration);
+
+/// One root move of a summary.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// The move.
+    pub chosen: Move,
+    /// Real visits.
+    pub visits: u64,
+    /// Win rate for the side to move (real visits only; the prior when there are none).
+    pub win_rate: f64,
+    /// The prior's share among the root moves (the priors' values normalised to sum 1).
+    pub prior: f64,
+    /// Win rate minus two standard errors.
+    pub lower_confidence_bound: f64,
+    /// Mean final score margin for the side to move.
+    pub score_lead: f64,
+    /// The most visited line from this move on (the move first).
+    pub principal_variation: Vec<Move>,
+}
+
+/// The result of a search, or its state so far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchSummary {
+    /// The move to play (never illegal; pass when nothing else is possible).
+    pub best: Move,
+    /// Playouts run in this search.
+    pub playouts: u64,
+    /// Visits of the root (reused ones included).
+    pub root_visits: u64,
+    /// Win rate of the best move for the side to move.
+    pub win_rate: f64,
+    /// Mean final score margin over the root's playouts, for the side to move.
+    pub score_lead: f64,
+    /// Root moves with visits, best first.
+    pub candidates: Vec<Candidate>,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// What a tree's root stands for, to decide whether a later game continues it.
+#[derive(Clone, Debug)]
+struct TreePosition {
+    starting_hash: u64,
+    size: usize,
+    komi: f64,
+    rules: Rules,
+    moves: Vec<(Color, Move)>,
+    to_move: Color,
+    board_hash: u64,
+}
+
+impl TreePosition {
+    fn of(game: &Game) -> TreePosition {
+        TreePosition {
+            starting_hash: game.starting_board().hash(),
+            size: game.size(),
+            komi: game.komi(),
+            rules: *game.rules(),
+            moves: game.moves().collect(),
+            to_move: game.to_move(),
+            board_hash: game.board().hash(),
+        }
+    }
+}
+
+/// The search: the tree, the workers and the settings. `Send`.
+pub struct Search {
+    params: SearchParams,
+    threads: usize,
+    seed: u64,
+    max_tree_bytes: usize,
+    tree: Option<Tree>,
+    position: Option<TreePosition>,
+    workers: Vec<Worker>,
+    ownership: Vec<f32>,
+    reused_visits: u64,
+}
+
+/// Playouts run before a search to judge dead stones when a pass would end the game.
+const PASS_PROBE_PLAYOUTS: usize = 400;
+
+impl Search {
+    /// A search with these parameters, `threads` workers (at least one), a seed for the
+    /// random generators and a tree budget in bytes.
+    pub fn new(params: SearchParams, threads: usize, seed: u64, max_tree_bytes: usize) -> Search {
+        let threads = threads.max(1);
+        Search {
+            params,
+            threads,
+            seed,
+            max_tree_bytes,
+            tree: None,
+            position: None,
+            workers: (0..threads).map(Worker::new).collect(),
+            ownership: Vec::new(),
+            reused_visits: 0,
+        }
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Replaces the parameters; the tree is dropped (its priors came from the old ones).
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
+        self.clear();
+    }
+
+    /// Number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Forgets the tree.
+    pub fn clear(&mut self) {
+        drop_tree_later(self.tree.take());
+        self.position = None;
+    }
+
+    /// Nodes in the current tree (0 without one).
+    pub fn node_count(&self) -> usize {
+        self.tree.as_ref().map(Tree::node_count).unwrap_or(0)
+    }
+
+    /// Root visits carried over from the previous search by the last [`Search::run`].
+    pub fn reused_visits(&self) -> u64 {
+        self.reused_visits
+    }
+
+    /// Per point index (arrays of `rules::point::array_length(size)`): the mean final owner
+    /// over the playouts of the last search, +1 black .. -1 white, 0 off the board. Empty
+    /// before the first search.
+    pub fn ownership(&self) -> Vec<f32> {
+        self.ownership.clone()
+    }
+}
+
+/// Drops a tree on another thread.
+fn drop_tree_later(tree: Option<Tree>) {
+    {
+        if let Some(tree) = tree {
+            // Freeing a large arena takes time; do it off the critical path.
+            let spawned = std::thread::Builder::new()
+                .name("ishi-tree-free".to_string())
+                .spawn(move || drop(tree));
+            if let Err(error) = spawned {
+                log::debug!("freeing the old tree in place: {error}");
+            }
+        }
+    }
+}
+
+impl Search {
+    /// Keeps the subtree matching `game` when the game continues the last searched position
+    /// (same start, komi, rules, the old moves a prefix of the new, each new move a child);
+    /// otherwise starts a fresh tree.
+    fn prepare_tree(&mut self, game: &Game) {
+        let minimum_nodes = game.size() * game.size() + 1;
+        let reuse = match (&self.tree, &self.position) {
+            (Some(tree), Some(position)) => find_subtree(tree, position, game),
+            _ => None,
+        };
+        match reuse {
+            Some(0) => {}
+            Some(index) => {
+                let old = self.tree.take();
+                if let Some(old_tree) = &old {
+                    self.tree = Some(old_tree.extract(index, minimum_nodes));
+                }
+                drop_tree_later(old);
+            }
+            None => {
+                let old = self.tree.take();
+                drop_tree_later(old);
+                self.tree = Some(Tree::new(self.max_tree_bytes, minimum_nodes));
+            }
+        }
+        self.position = Some(TreePosition::of(game));
+    }
+
+    /// Searches the position of `game` for `game.to_move()` until a limit, early stop or
+    /// `stop` ends it, calling `report` (if given) every interval with the state so far.
+    pub fn run(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: Option<Reporter<'_>>,
+    ) -> SearchSummary {
+        let start = Instant::now();
+        self.prepare_tree(game);
+        let Some(tree) = self.tree.take() else {
+            return SearchSummary::empty(start.elapsed());
+        };
+        let summary = self.run_on(&tree, game, limits, stop, report, start);
+        self.tree = Some(tree);
+        summary
+    }
+
+    fn run_on(
+        &mut self,
+        tree: &Tree,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        mut report: Option<Reporter<'_>>,
+        start: Instant,
+    ) -> SearchSummary {
+        let to_move = game.to_move();
+        let size = game.size();
+        let root_board = PlayoutBoard::from_board(game.board(), to_move);
+        let mut root_legal = vec![false; board::CAPACITY];
+        root_legal[NO_POINT] = true;
+        for point in game.board().points() {
+            if game.board().stone(point).is_none() && game.is_legal(to_move, Move::Place(point)) {
+                root_legal[point.index()] = true;
+            }
+        }
+        let settings = PlayoutSettings::new(
+            &self.params,
+            size,
+            game.komi() + handicap_compensation(game),
+            game.rules().capture_target(),
+        );
+        self.reused_visits = tree.root().visits.load(Relaxed) as u64;
+        let move_seed = self
+            .seed
+            .wrapping_add((game.move_count() as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
+        for worker in &mut self.workers {
+            worker.reset(move_seed);
+        }
+        let params = self.params.clone();
+        let mut context = Context {
+            tree,
+            params: &params,
+            settings,
+            root_board,
+            root_to_move: to_move,
+            root_legal,
+            pass_margin: 0.0,
+            pass_margin_known: false,
+            playout_limit: limits.playouts.unwrap_or(u64::MAX),
+            playouts: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            external_stop: stop,
+            early_stop: limits.early_stop,
+            exclusive: self.threads == 1,
+            finished_workers: AtomicUsize::new(0),
+        };
+        // A pass now ends the game when the opponent passed last: judge it by scoring.
+        if game.consecutive_passes() >= 1 {
+            if let Some(first) = self.workers.first_mut() {
+                first.probe_ownership(&context, PASS_PROBE_PLAYOUTS);
+                let (sums, count) = first.ownership();
+                let margin = end_of_game_margin(game, sums, count);
+                context.pass_margin = margin;
+                context.pass_margin_known = true;
+                first.reset(move_seed);
+                // Expand the root now so the pass child exists, then mark it.
+                first.iterate(&context);
+                context.playouts.fetch_add(1, Relaxed);
+                mark_root_pass(tree, to_move, margin);
+            }
+        }
+
+        let context = &context;
+        let mut last_report = Instant::now();
+        std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for worker in self.workers.iter_mut() {
+                handles.push(scope.spawn(move || worker.run(context)));
+            }
+            loop {
+                if context.finished_workers.load(Acquire) >= handles.len() {
+                    break;
+                }
+                let elapsed = start.elapsed();
+                if let Some(hard) = limits.hard_time {
+                    if elapsed >= hard {
+                        context.stop.store(true, Relaxed);
+                    }
+                }
+                if let Some(soft) = limits.soft_time {
+                    let clear = limits.hard_time.is_none() || best_is_clear(tree);
+                    if elapsed >= soft && clear {
+                        context.stop.store(true, Relaxed);
+                    }
+                    if limits.early_stop && elapsed > soft / 10 {
+                        let done = context.playouts.load(Relaxed) as f64;
+                        let rate = done / elapsed.as_secs_f64().max(1e-3);
+                        let left = (soft.saturating_sub(elapsed)).as_secs_f64() * rate;
+                        if cannot_be_overtaken(tree, left as u64) {
+                            context.stop.store(true, Relaxed);
+                        }
+                    }
+                }
+                if let Some((callback, interval)) = report.as_mut() {
+                    if last_report.elapsed() >= *interval {
+                        last_report = Instant::now();
+                        let playouts = context.playouts.load(Relaxed);
+                        let summary = summarize(tree, context, game, playouts, start.elapsed());
+                        callback(&summary);
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            for handle in handles {
+                if handle.join().is_err() {
+                    log::error!("a search thread panicked");
+                }
+            }
+        });
+        let playouts = context.playouts.load(Relaxed).min(context.playout_limit);
+        self.collect_ownership(size);
+        summarize(tree, context, game, playouts, start.elapsed())
+    }
+
+    fn collect_ownership(&mut self, size: usize) {
+        let length = crate::rules::point::array_length(size);
+        let mut sums = vec![0i64; length];
+        let mut count = 0u64;
+        for worker in &self.workers {
+            let (worker_sums, worker_count) = worker.ownership();
+            for (sum, value) in sums.iter_mut().zip(worker_sums) {
+                *sum += value;
+            }
+            count += worker_count;
+        }
+        self.ownership = sums
+            .iter()
+            .map(|&sum| {
+                if count > 0 {
+                    sum as f32 / count as f32
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+    }
+}
+
+impl SearchSummary {
+    fn empty(elapsed: Duration) -> SearchSummary {
+        SearchSummary {
+            best: Move::Pass,
+            playouts: 0,
+            root_visits: 0,
+            win_rate: 0.5,
+            score_lead: 0.0,
+            candidates: Vec::new(),
+            elapsed,
+        }
+    }
+}
+
+/// White's handicap compensation in the playouts' area count.
+fn handicap_compensation(game: &Game) -> f64 {
+    if game.rules().scoring == Scoring::Territory {
+        return 0.0;
+    }
+    match game.rules().handicap_bonus {
+        HandicapBonus::Zero => 0.0,
+        HandicapBonus::PerStone => game.handicap() as f64,
+        HandicapBonus::PerStoneAfterFirst => game.handicap().saturating_sub(1) as f64,
+    }
+}
+
+/// Black's margin if the game ended now: stones count as dead when Benson says so or when
+/// the playouts give their point to the other colour at least 3 times in 4.
+fn end_of_game_margin(game: &Game, ownership_sums: &[i64], playouts: u64) -> f64 {
+    let board: &Board = game.board();
+    let mut status = score::pass_alive_status(board);
+    if playouts > 0 {
+        for point in board.points() {
+            let Some(color) = board.stone(point) else {
+                continue;
+            };
+            let mean = ownership_sums[point.index()] as f64 / playouts as f64;
+            let own_share = if color == Color::Black { mean } else { -mean };
+            if own_share < -0.5 {
+                status.dead[point.index()] = true;
+            }
+        }
+    }
+    let final_score = score::score(board, &status, game.rules(), game.komi(), game.handicap());
+    final_score.margin()
+}
+
+/// Marks the root's pass child as the end of the game, won or lost for `to_move` by
+/// `black_margin`, and clears its old statistics.
+fn mark_root_pass(tree: &Tree, to_move: Color, black_margin: f64) {
+    let Some(children) = tree.root().children() else {
+        return;
+    };
+    for child in children {
+        let node = tree.node(child);
+        if node.point.load(Relaxed) as usize == NO_POINT {
+            let margin = if to_move == Color::Black {
+                black_margin
+            } else {
+                -black_margin
+            };
+            node.visits.store(0, Relaxed);
+            node.wins.store(0, Relaxed);
+            node.score_sum.store(0, Relaxed);
+            node.amaf_visits.store(0, Relaxed);
+            node.amaf_wins.store(0, Relaxed);
+            let state = if margin > 0.0 {
+                TERMINAL_WIN
+            } else {
+                TERMINAL_LOSS
+            };
+            node.state.store(state, Release);
+        }
+    }
+}
+
+/// Whether the most visited root child also has the best win rate.
+fn best_is_clear(tree: &Tree) -> bool {
+    let Some(children) = tree.root().children() else {
+        return true;
+    };
+    let mut most_visited = None;
+    let mut most_visits = 0;
+    let mut best_valued = None;
+    let mut best_value = f64::NEG_INFINITY;
+    for child in children {
+        let statistics = tree.node(child).statistics();
+        if statistics.visits > most_visits {
+            most_visits = statistics.visits;
+            most_visited = Some(child);
+        }
+        if statistics.visits >= 10 {
+            let value = statistics.wins as f64 / (RESULT_SCALE as f64 * statistics.visits as f64);
+            if value > best_value {
+                best_value = value;
+                best_valued = Some(child);
+            }
+        }
+    }
+    best_valued.is_none() || most_visited == best_valued
+}
+
+/// The arena index of the node for `game`'s position in a tree built for `position`.
+fn find_subtree(tree: &Tree, position: &TreePosition, game: &Game) -> Option<u32> {
+    if position.size != game.size()
+        || position.komi != game.komi()
+        || position.rules != *game.rules()
+        || position.starting_hash != game.starting_board().hash()
+        || game.move_count() < position.moves.len()
+    {
+        return None;
+    }
+    let moves: Vec<(Color, Move)> = game.moves().collect();
+    if moves[..position.moves.len()] != position.moves[..] {
+        return None;
+    }
+    let mut index = 0u32;
+    let mut expected = position.to_move;
+    for &(color, chosen) in &moves[position.moves.len()..] {
+        if color != expected {
+            return None;
+        }
+        let point = move_index(chosen) as u16;
+        let children = tree.node(index).children()?;
+        index = children
+            .into_iter()
+            .find(|&child| tree.node(child).point.load(Relaxed) == point)?;
+        expected = expected.opponent();
+    }
+    if expected != game.to_move() {
+        return None;
+    }
+    if index == 0 && position.board_hash != game.board().hash() {
+        return None;
+    }
+    Some(index)
+}
+
+/// The summary of the tree as it stands.
+fn summarize(
+    tree: &Tree,
+    context: &Context,
+    game: &Game,
+    playouts: u64,
+    elapsed: Duration,
+) -> SearchSummary {
+    let root = tree.root().statistics();
+    let to_move = context.root_to_move;
+    let Some(children) = tree.root().children() else {
+        return SearchSummary {
+            playouts,
+            root_visits: root.visits as u64,
+            ..SearchSummary::empty(elapsed)
+        };
+    };
+    let mut prior_total = 0.0;
+    let mut candidates = Vec::new();
+    let mut fallback: Option<(f64, u32)> = None;
+    for child in children.clone() {
+        let statistics = tree.node(child).statistics();
+        if !context.root_legal[statistics.point as usize] {
+            continue;
+        }
+        let prior_value = if statistics.prior_visits > 0 {
+            statistics.prior_wins as f64 / (RESULT_SCALE as f64 * statistics.prior_visits as f64)
+        } else {
+            0.5
+        };
+        prior_total += prior_value;
+        if fallback.is_none_or(|(value, _)| prior_value > value) {
+            fallback = Some((prior_value, child));
+        }
+        if statistics.visits == 0 {
+            continue;
+        }
+        let visits = statistics.visits as f64;
+        let win_rate = statistics.wins as f64 / (RESULT_SCALE as f64 * visits);
+        let score_lead = statistics.score_sum as f64 / 2.0 / visits;
+        candidates.push(Candidate {
+            chosen: index_move(statistics.point as usize),
+            visits: statistics.visits as u64,
+            win_rate,
+            prior: prior_value,
+            lower_confidence_bound: lower_confidence_bound(win_rate, visits),
+            score_lead,
+            principal_variation: principal_variation(tree, child),
+        });
+    }
+    for candidate in &mut candidates {
+        if prior_total > 0.0 {
+            candidate.prior /= prior_total;
+        }
+    }
+    candidates.sort_by(|first, second| {
+        second
+            .visits
+            .cmp(&first.visits)
+            .then(second.win_rate.total_cmp(&first.win_rate))
+    });
+    // Never pass into a loss when something else was searched.
+    if candidates.len() > 1 && candidates[0].chosen == Move::Pass && candidates[0].win_rate < 0.5 {
+        let pass = candidates.remove(0);
+        let position = candidates
+            .iter()
+            .position(|candidate| candidate.visits < pass.visits)
+            .unwrap_or(candidates.len());
+        candidates.insert(position.max(1), pass);
+    }
+    let best = match candidates.first() {
+        Some(candidate) => candidate.chosen,
+        None => fallback
+            .map(|(_, child)| index_move(tree.node(child).point.load(Relaxed) as usize))
+            .unwrap_or(Move::Pass),
+    };
+    // Passing wins the game now: take it.
+    let pass_wins = game.consecutive_passes() >= 1
+        && context.pass_margin_known
+        && (context.pass_margin > 0.0) == (to_move == Color::Black)
+        && context.pass_margin != 0.0;
+    let best = if pass_wins { Move::Pass } else { best };
+    let best = if game.is_legal(to_move, best) {
+        best
+    } else {
+        Move::Pass
+    };
+    let win_rate = candidates
+        .first()
+        .map(|candidate| candidate.win_rate)
+        .unwrap_or(0.5);
+    let score_lead = if root.visits > 0 {
+        // The root's statistics are from the view of the player who moved into it.
+        -(root.score_sum as f64) / 2.0 / root.visits as f64
+    } else {
+        0.0
+    };
+    SearchSummary {
+        best,
+        playouts,
+        root_visits: root.visits as u64,
+        win_rate,
+        score_lead,
+        candidates,
+        elapsed,
+    }
+}
+
+/// The most visited line from `index` (its move first), up to 30 moves.
+fn principal_variation(tree: &Tree, index: u32) -> Vec<Move> {
+    let mut line = Vec::new();
+    let mut current = index;
+    loop {
+        let node = tree.node(current);
+        line.push(index_move(node.point.load(Relaxed) as usize));
+        if line.len() >= 30 {
+            break;
+        }
+        let Some(children) = node.children() else {
+            break;
+        };
+        let next = children
+            .max_by_key(|&child| tree.node(child).visits.load(Relaxed))
+            .filter(|&child| tree.node(child).visits.load(Relaxed) > 0);
+        match next {
+            Some(child) => current = child,
+            None => break,
+        }
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::point::parse_move;
+
+    fn limits(playouts: u64) -> Limits {
+        Limits {
+            playouts: Some(playouts),
+            ..Limits::default()
+        }
+    }
+
+    fn search_game(search: &mut Search, game: &Game, playouts: u64) -> SearchSummary {
+        let stop = AtomicBool::new(false);
+        search.run(game, &limits(playouts), &stop, None)
+    }
+
+    #[test]
+    fn same_seed_gives_the_same_summary() {
+        let game = Game::new(9, Rules::chinese(), 7.5);
+        let mut first = Search::new(SearchParams::default(), 1, 42, 1 << 26);
+        let mut second = Search::new(SearchParams::default(), 1, 42, 1 << 26);
+        let mut one = search_game(&mut first, &game, 3000);
+        let mut two = search_game(&mut second, &game, 3000);
+        one.elapsed = Duration::ZERO;
+        two.elapsed = Duration::ZERO;
+        assert_eq!(one, two);
+        assert_eq!(first.node_count(), second.node_count());
+        assert_eq!(one.playouts, 3000);
+    }
+
+    #[test]
+    fn a_tiny_tree_budget_still_gives_a_legal_move() {
+        let mut game = Game::new(9, Rules::chinese(), 7.5);
+        let mut search = Search::new(SearchParams::default(), 2, 1, 1);
+        for _ in 0..6 {
+            let summary = search_game(&mut search, &game, 500);
+            assert!(game.is_legal(game.to_move(), summary.best));
+            game.play(game.to_move(), summary.best).unwrap();
+        }
+    }
+
+    #[test]
+    fn tree_reuse_keeps_the_subtree_and_drops_it_on_a_komi_change() {
+        let mut game = Game::new(9, Rules::chinese(), 7.5);
+        let mut search = Search::new(SearchParams::default(), 1, 5, 1 << 26);
+        let summary = search_game(&mut search, &game, 4000);
+        let reply = summary.candidates[0].principal_variation.get(1).copied();
+        game.play(game.to_move(), summary.best).unwrap();
+        let reply = reply.unwrap_or(Move::Pass);
+        game.play(game.to_move(), reply).unwrap();
+        let _ = search_game(&mut search, &game, 100);
+        assert!(
+            search.reused_visits() > 0,
+            "the subtree after two moves was dropped"
+        );
+        game.set_komi(0.5);
+        let _ = search_game(&mut search, &game, 100);
+        assert_eq!(search.reused_visits(), 0);
+    }
+
+    #[test]
+    fn threads_search_together() {
+        let game = Game::new(9, Rules::chinese(), 7.5);
+        let mut search = Search::new(SearchParams::default(), 2, 3, 1 << 26);
+        let summary = search_game(&mut search, &game, 4000);
+        assert_eq!(summary.playouts, 4000);
+        let visits: u64 = summary
+            .candidates
+            .iter()
+            .map(|candidate| candidate.visits)
+            .sum();
+        assert!((3990..=4000).contains(&visits), "visits {visits}");
+        assert!(search.ownership().len() == crate::rules::point::array_length(9));
+    }
+
+    #[test]
+    fn captures_a_big_group_in_atari() {
+        let board = Board::from_diagram(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . X X X . . . .
+             . X O O O X . . .
+             . X O O O X . . .
+             . . X X . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        let mut game = Game::new(9, Rules::chinese(), 7.5);
+        let mut stones = Vec::new();
+        for point in board.points() {
+            if let Some(color) = board.stone(point) {
+                stones.push((color, point));
+            }
+        }
+        game.setup(&stones).unwrap();
+        let mut search = Search::new(SearchParams::default(), 1, 9, 1 << 26);
+        let summary = search_game(&mut search, &game, 2000);
+        assert_eq!(summary.best, parse_move("E4", 9).unwrap());
+    }
+
+    #[test]
+    fn passes_to_win_after_the_opponent_passed_and_not_to_lose() {
+        // Black owns the left five columns, white the right four: black wins by 9 - 7.5.
+        let board = Board::from_diagram(
+            ". . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .",
+        )
+        .unwrap();
+        let mut stones = Vec::new();
+        for point in board.points() {
+            if let Some(color) = board.stone(point) {
+                stones.push((color, point));
+            }
+        }
+        let mut game = Game::new(9, Rules::chinese(), 7.5);
+        game.setup(&stones).unwrap();
+        game.set_to_move(Color::White);
+        game.play(Color::White, Move::Pass).unwrap();
+        let mut search = Search::new(SearchParams::default(), 1, 1, 1 << 26);
+        let summary = search_game(&mut search, &game, 1000);
+        assert_eq!(summary.best, Move::Pass, "black wins by passing");
+        // With komi 9.5 the same pass loses: black must play on.
+        game.set_komi(9.5);
+        let summary = search_game(&mut search, &game, 1000);
+        assert_ne!(summary.best, Move::Pass, "black would lose by passing");
+    }
+}

@@ -1,0 +1,164 @@
+//! Every tunable constant of the search in one value: selection (RAVE), expansion, priors and
+//! the playout policy, each settable by name from text (`--param name=value`). Knows nothing
+//! of boards; the defaults are the tuned values.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Which playout policy runs after the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayoutPolicy {
+    /// Uniformly random legal moves that do not fill one's own eyes.
+    Light,
+    /// Moggy-class: local captures and escapes, 2-liberty tactics, nakade, 3x3 patterns,
+    /// self-atari avoidance, then random.
+    Heavy,
+}
+
+impl FromStr for PlayoutPolicy {
+    type Err = String;
+    fn from_str(text: &str) -> Result<PlayoutPolicy, String> {
+        match text {
+            "light" => Ok(PlayoutPolicy::Light),
+            "heavy" => Ok(PlayoutPolicy::Heavy),
+            other => Err(format!("playout must be light or heavy, not {other}")),
+        }
+    }
+}
+
+impl fmt::Display for PlayoutPolicy {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(match self {
+            PlayoutPolicy::Light => "light",
+            PlayoutPolicy::Heavy => "heavy",
+        })
+    }
+}
+
+macro_rules! search_params {
+    ($( $(#[doc = $doc:literal])* $name:ident : $kind:ty = $default:expr ),* $(,)?) => {
+        /// The constants of selection, expansion, priors and playouts.
+        ///
+        /// Prior terms are "equivalent experience": a number of virtual visits with a value
+        /// (wins for bonuses, losses for penalties) added to a new child's statistics.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct SearchParams {
+            $( $(#[doc = $doc])* pub $name: $kind, )*
+        }
+
+        impl Default for SearchParams {
+            fn default() -> SearchParams {
+                SearchParams { $( $name: $default, )* }
+            }
+        }
+
+        impl SearchParams {
+            /// Sets the parameter `name` from text.
+            ///
+            /// # Errors
+            /// An unknown name, or a value that does not parse as the parameter's type.
+            pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+                match name {
+                    $( stringify!($name) => {
+                        self.$name = value.trim().parse::<$kind>().map_err(|error| {
+                            format!("bad value {value:?} for {name}: {error}")
+                        })?;
+                        Ok(())
+                    } )*
+                    _ => Err(format!("unknown search parameter {name:?}")),
+                }
+            }
+
+            /// The names of all parameters, in declaration order.
+            pub fn names() -> &'static [&'static str] {
+                &[ $( stringify!($name), )* ]
+            }
+
+            /// Every parameter as `name=value`, one per entry.
+            pub fn describe(&self) -> Vec<String> {
+                vec![ $( format!("{}={}", stringify!($name), self.$name), )* ]
+            }
+        }
+    };
+}
+
+search_params! {
+    /// Playout policy: `light` or `heavy`.
+    playout: PlayoutPolicy = PlayoutPolicy::Heavy,
+    /// RAVE equivalence: real visits at which RAVE and real values weigh the same (Pachi's
+    /// `equiv_rave`, 3000 on small boards).
+    equiv_rave: f64 = 3000.0,
+    /// Coefficient of the UCB exploration term (0: none; priors and RAVE explore).
+    explore: f64 = 0.0,
+    /// Urgency of a child with neither visits nor AMAF statistics (first-play urgency).
+    first_play_urgency: f64 = 1.1,
+    /// AMAF weight of moves played soon after a node; the weight falls linearly to 1 for the
+    /// last moves of the playout (Pachi's `distance_rave`).
+    distance_rave: u32 = 3,
+    /// Whether new children get prior knowledge beyond the even prior.
+    priors: bool = true,
+    /// Visits a leaf needs before its children are created.
+    expand_visits: u32 = 4,
+    /// Even prior: visits at value 0.5 for every child.
+    prior_even: u32 = 10,
+    /// Penalty (losses) for filling one's own eye shape.
+    prior_eye: u32 = 40,
+    /// Bonus (wins) for capturing a chain in atari.
+    prior_capture: u32 = 30,
+    /// Bonus (wins) for saving an own chain from atari.
+    prior_escape: u32 = 20,
+    /// Penalty (losses) for a self-atari of more than one stone (not a nakade).
+    prior_self_atari: u32 = 30,
+    /// Bonus (wins) for matching a 3x3 playout pattern.
+    prior_pattern: u32 = 10,
+    /// Bonus (wins) for a move at graph distance 1 from the last move.
+    prior_distance_1: u32 = 20,
+    /// Bonus (wins) for a move at graph distance 2 from the last move.
+    prior_distance_2: u32 = 12,
+    /// Bonus (wins) for a move at graph distance 3 from the last move.
+    prior_distance_3: u32 = 8,
+    /// Penalty (losses) for a first- or second-line move in an empty area.
+    prior_empty_low_line: u32 = 20,
+    /// Bonus (wins) for a third-line move in an empty area.
+    prior_empty_third_line: u32 = 10,
+    /// Penalty (losses) for passing while much of the board is still open.
+    prior_pass: u32 = 30,
+    /// Heavy playouts: probability of capturing a chain the last move left in atari.
+    playout_capture: f64 = 0.9,
+    /// Heavy playouts: probability of saving own chains the last move put in atari.
+    playout_escape: f64 = 0.9,
+    /// Heavy playouts: probability of the 2-liberty tactics around the last move.
+    playout_two_liberties: f64 = 0.8,
+    /// Heavy playouts: probability of playing the vital point of a 3-point eye space.
+    playout_nakade: f64 = 0.8,
+    /// Heavy playouts: probability of answering with a 3x3 pattern around the last move.
+    playout_pattern: f64 = 0.9,
+    /// Heavy playouts: probability of refusing a random move that is a self-atari.
+    playout_self_atari_reject: f64 = 0.9,
+    /// Heavy playouts: largest self-atari chain allowed anyway (throw-ins and nakade).
+    playout_self_atari_nakade: u32 = 2,
+    /// Playouts stop after this many moves per board point (then they are scored).
+    playout_length_factor: u32 = 3,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_every_parameter_by_name() {
+        let mut params = SearchParams::default();
+        params.set("equiv_rave", "1234.5").unwrap();
+        assert_eq!(params.equiv_rave, 1234.5);
+        params.set("playout", "light").unwrap();
+        assert_eq!(params.playout, PlayoutPolicy::Light);
+        assert!(params.set("expand_visits", "-1").is_err());
+        assert!(params.set("no_such_thing", "1").is_err());
+        assert_eq!(SearchParams::names().len(), params.describe().len());
+        for entry in SearchParams::default().describe() {
+            let (name, value) = entry.split_once('=').unwrap();
+            params.set(name, value).unwrap();
+        }
+        assert_eq!(params, SearchParams::default());
+    }
+}

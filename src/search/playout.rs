@@ -1,0 +1,707 @@
+//! Playouts: from a position on a [`PlayoutBoard`], both sides move until two passes (or a
+//! move limit, or a capture-Go target), then the area decides. Two policies:
+//!
+//! * light: a uniformly random legal move that does not fill an own eye;
+//! * heavy (Moggy-class): answers to the last move first — capture a chain it left in
+//!   atari, save own chains it put in atari (by capturing or extending), 2-liberty tactics
+//!   (atari a 2-liberty chain, extend an own one), the vital point of a 3-point eye space
+//!   (nakade), a MoGo 3x3 shape around the last move — each taken with a probability; then
+//!   a random move that is neither an own-eye fill nor (mostly) a self-atari, except small
+//!   self-ataris that may be throw-ins or nakade.
+//!
+//! Knows the playout board, the patterns and the policy's probabilities; nothing of trees.
+
+use crate::rules::color::Color;
+use crate::search::board::{stone_code, PlayoutBoard, BORDER, EMPTY, NO_POINT};
+use crate::search::params::{PlayoutPolicy, SearchParams};
+use crate::search::patterns::{self, PatternTable};
+
+/// A small fast random number generator (xorshift64*), seeded through splitmix64.
+#[derive(Clone, Debug)]
+pub struct Random(u64);
+
+impl Random {
+    /// A generator from any seed (0 included).
+    pub fn new(seed: u64) -> Random {
+        let mut mixed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        mixed = (mixed ^ (mixed >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        mixed = (mixed ^ (mixed >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        mixed ^= mixed >> 31;
+        Random(mixed | 1)
+    }
+
+    /// The next 64 random bits.
+    #[inline(always)]
+    pub fn next_u64(&mut self) -> u64 {
+        let mut state = self.0;
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        self.0 = state;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A uniform number in `0..bound` (`bound` > 0).
+    #[inline(always)]
+    pub fn below(&mut self, bound: usize) -> usize {
+        (((self.next_u64() >> 32) * bound as u64) >> 32) as usize
+    }
+
+    /// True with probability `threshold` / 2^32.
+    #[inline(always)]
+    pub fn chance(&mut self, threshold: u64) -> bool {
+        (self.next_u64() >> 32) < threshold
+    }
+}
+
+/// A probability as a threshold for [`Random::chance`].
+pub fn threshold(probability: f64) -> u64 {
+    (probability.clamp(0.0, 1.0) * 4_294_967_296.0) as u64
+}
+
+/// Everything a playout needs to know besides the board.
+#[derive(Clone, Debug)]
+pub struct PlayoutSettings {
+    /// Light or heavy.
+    pub policy: PlayoutPolicy,
+    /// Komi plus white's handicap compensation, in points.
+    pub komi: f64,
+    /// Capture-Go target (total captures of a colour, game captures included).
+    pub capture_target: Option<u32>,
+    /// Moves after which the playout is scored as it stands.
+    pub move_limit: usize,
+    capture: u64,
+    escape: u64,
+    two_liberties: u64,
+    nakade: u64,
+    pattern: u64,
+    self_atari_reject: u64,
+    self_atari_nakade: usize,
+}
+
+impl PlayoutSettings {
+    /// Settings for a board of `size` from the parameters.
+    pub fn new(
+        params: &SearchParams,
+        size: usize,
+        komi: f64,
+        capture_target: Option<u32>,
+    ) -> PlayoutSettings {
+        PlayoutSettings {
+            policy: params.playout,
+            komi,
+            capture_target,
+            move_limit: size * size * params.playout_length_factor.max(1) as usize,
+            capture: threshold(params.playout_capture),
+            escape: threshold(params.playout_escape),
+            two_liberties: threshold(params.playout_two_liberties),
+            nakade: threshold(params.playout_nakade),
+            pattern: threshold(params.playout_pattern),
+            self_atari_reject: threshold(params.playout_self_atari_reject),
+            self_atari_nakade: params.playout_self_atari_nakade as usize,
+        }
+    }
+}
+
+/// How a playout ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outcome {
+    /// The winner; `None` for a draw.
+    pub winner: Option<Color>,
+    /// Black's area minus white's area and komi (for capture Go: the same count, while
+    /// `winner` says who reached the target).
+    pub black_margin: f64,
+}
+
+/// Encodes a played move for the AMAF sequence: point index times two plus colour index.
+#[inline(always)]
+pub fn encode(point: usize, color: Color) -> u16 {
+    ((point << 1) | color.index()) as u16
+}
+
+/// Plays the position out with `to_move` first, recording each move with [`encode`] in
+/// `sequence`, and scores it.
+pub fn play_out(
+    board: &mut PlayoutBoard,
+    to_move: Color,
+    settings: &PlayoutSettings,
+    random: &mut Random,
+    sequence: &mut Vec<u16>,
+) -> Outcome {
+    let table = patterns::table();
+    let mut color = to_move;
+    let mut passes = 0;
+    for _ in 0..settings.move_limit {
+        let point = match settings.policy {
+            PlayoutPolicy::Light => random_move(board, color, random, None),
+            PlayoutPolicy::Heavy => heavy_move(board, color, random, settings, table),
+        };
+        sequence.push(encode(point, color));
+        if point == NO_POINT {
+            board.pass();
+            passes += 1;
+            if passes >= 2 {
+                break;
+            }
+        } else {
+            board.play(point, color);
+            passes = 0;
+            if let Some(target) = settings.capture_target {
+                if board.captures(color) >= target {
+                    return Outcome {
+                        winner: Some(color),
+                        black_margin: board.area_margin() as f64 - settings.komi,
+                    };
+                }
+            }
+        }
+        color = color.opponent();
+    }
+    score(board, settings.komi)
+}
+
+/// Area score of a finished playout.
+pub fn score(board: &PlayoutBoard, komi: f64) -> Outcome {
+    let black_margin = board.area_margin() as f64 - komi;
+    let winner = if black_margin > 0.0 {
+        Some(Color::Black)
+    } else if black_margin < 0.0 {
+        Some(Color::White)
+    } else {
+        None
+    };
+    Outcome {
+        winner,
+        black_margin,
+    }
+}
+
+/// A uniformly random legal move of `color` that does not fill its own eye (and, with
+/// `self_atari_filter`, is mostly not a self-atari); [`NO_POINT`] when there is none.
+#[inline]
+pub fn random_move(
+    board: &mut PlayoutBoard,
+    color: Color,
+    random: &mut Random,
+    self_atari_filter: Option<&PlayoutSettings>,
+) -> usize {
+    let mut live = board.empty_count();
+    while live > 0 {
+        let index = random.below(live);
+        let point = board.empty_at(index);
+        let mut acceptable = board.has_empty_neighbour(point)
+            || (!board.is_eye(point, color) && board.is_legal_slow(point, color));
+        if acceptable {
+            if let Some(settings) = self_atari_filter {
+                acceptable = !rejected_self_atari(board, point, color, settings, random);
+            }
+        }
+        if acceptable {
+            return point;
+        }
+        live -= 1;
+        board.swap_empty(index, live);
+    }
+    NO_POINT
+}
+
+/// Whether the random phase refuses `point` as a self-atari.
+#[inline]
+fn rejected_self_atari(
+    board: &PlayoutBoard,
+    point: usize,
+    color: Color,
+    settings: &PlayoutSettings,
+    random: &mut Random,
+) -> bool {
+    match self_atari_size(board, point, color) {
+        None => false,
+        Some(size) if size > settings.self_atari_nakade => true,
+        Some(_) => random.chance(settings.self_atari_reject),
+    }
+}
+
+/// When `color` playing on the empty `point` leaves its chain with one liberty (and captures
+/// nothing), the size of that chain; `None` otherwise.
+#[inline]
+pub fn self_atari_size(board: &PlayoutBoard, point: usize, color: Color) -> Option<usize> {
+    let own = stone_code(color);
+    let opponent = own ^ BORDER;
+    let mut liberties = [NO_POINT; 2];
+    let mut count = 0;
+    for neighbour in board.neighbours(point) {
+        if board.cell(neighbour) == EMPTY {
+            if count == 1 {
+                return None;
+            }
+            liberties[count] = neighbour;
+            count += 1;
+        }
+    }
+    let mut size = 1;
+    let mut heads = [NO_POINT; 4];
+    let mut head_count = 0;
+    for neighbour in board.neighbours(point) {
+        let cell = board.cell(neighbour);
+        if cell == opponent {
+            if board.in_atari(neighbour) {
+                return None;
+            }
+        } else if cell == own {
+            let head = board.chain(neighbour);
+            if heads[..head_count].contains(&head) {
+                continue;
+            }
+            heads[head_count] = head;
+            head_count += 1;
+            size += board.chain_size(head);
+            let mut found = [NO_POINT; 2];
+            let got = board.liberties_into(head, point, &mut found);
+            for &liberty in &found[..got] {
+                if !liberties[..count].contains(&liberty) {
+                    if count == 1 {
+                        return None;
+                    }
+                    liberties[count] = liberty;
+                    count += 1;
+                }
+            }
+        }
+    }
+    Some(size)
+}
+
+/// A small list of candidate points without allocation.
+struct Candidates {
+    points: [usize; 32],
+    count: usize,
+}
+
+impl Candidates {
+    fn new() -> Candidates {
+        Candidates {
+            points: [NO_POINT; 32],
+            count: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, point: usize) {
+        if self.count < self.points.len() && !self.points[..self.count].contains(&point) {
+            self.points[self.count] = point;
+            self.count += 1;
+        }
+    }
+}
+
+/// Whether the heavy policy may play `point`: legal, not an own eye, not a self-atari
+/// beyond the nakade size.
+#[inline]
+fn sensible(board: &PlayoutBoard, point: usize, color: Color, settings: &PlayoutSettings) -> bool {
+    if board.cell(point) != EMPTY || !board.is_legal(point, color) || board.is_eye(point, color) {
+        return false;
+    }
+    !matches!(self_atari_size(board, point, color), Some(size) if size > settings.self_atari_nakade.min(1))
+}
+
+/// The heavy policy's move for `color`, [`NO_POINT`] for a pass.
+pub fn heavy_move(
+    board: &mut PlayoutBoard,
+    color: Color,
+    random: &mut Random,
+    settings: &PlayoutSettings,
+    table: &PatternTable,
+) -> usize {
+    let last = board.last_move();
+    if last != NO_POINT {
+        if let Some(point) = local_move(board, last, color, random, settings, table) {
+            return point;
+        }
+    }
+    random_move(board, color, random, Some(settings))
+}
+
+/// The answers to the last move, in order of priority.
+fn local_move(
+    board: &PlayoutBoard,
+    last: usize,
+    color: Color,
+    random: &mut Random,
+    settings: &PlayoutSettings,
+    table: &PatternTable,
+) -> Option<usize> {
+    let own = stone_code(color);
+    let opponent = own ^ BORDER;
+    let neighbours = board.neighbours(last);
+    let mut candidates = Candidates::new();
+
+    // Capture the last move's chain, or a chain next to it, left in atari.
+    if random.chance(settings.capture) {
+        if board.cell(last) == opponent && board.in_atari(last) {
+            candidates.push(board.atari_liberty(last));
+        }
+        for neighbour in neighbours {
+            if board.cell(neighbour) == opponent && board.in_atari(neighbour) {
+                candidates.push(board.atari_liberty(neighbour));
+            }
+        }
+        if let Some(point) = pick_sensible(board, &mut candidates, color, random, settings, true) {
+            return Some(point);
+        }
+    }
+
+    // Save own chains the last move put in atari.
+    if random.chance(settings.escape) {
+        for neighbour in neighbours {
+            if board.cell(neighbour) == own && board.in_atari(neighbour) {
+                escapes(board, neighbour, color, &mut candidates);
+            }
+        }
+        if let Some(point) = pick_sensible(board, &mut candidates, color, random, settings, false) {
+            return Some(point);
+        }
+    }
+
+    // 2-liberty tactics around the last move.
+    if random.chance(settings.two_liberties) {
+        let mut chains = [NO_POINT; 5];
+        chains[0] = if board.cell(last) == opponent {
+            last
+        } else {
+            NO_POINT
+        };
+        chains[1..].copy_from_slice(&neighbours);
+        let mut seen = [NO_POINT; 5];
+        let mut seen_count = 0;
+        for point in chains {
+            let cell = board.cell(point);
+            if point == NO_POINT || (cell != own && cell != opponent) {
+                continue;
+            }
+            let head = board.chain(point);
+            if seen[..seen_count].contains(&head) {
+                continue;
+            }
+            seen[seen_count] = head;
+            seen_count += 1;
+            let mut liberties = [NO_POINT; 3];
+            if board.liberties_into(head, NO_POINT, &mut liberties) != 2 {
+                continue;
+            }
+            for liberty in &liberties[..2] {
+                // Atari an opponent chain, or extend an own chain to more liberties; either
+                // way the stone played must keep at least two liberties itself.
+                let gain = new_liberties(board, *liberty, color);
+                if cell == opponent && gain >= 2 || cell == own && gain >= 3 {
+                    candidates.push(*liberty);
+                }
+            }
+        }
+        if let Some(point) = pick_sensible(board, &mut candidates, color, random, settings, false) {
+            return Some(point);
+        }
+    }
+
+    // The vital point of a 3-point eye space next to the last move.
+    if random.chance(settings.nakade) {
+        for neighbour in neighbours {
+            if board.cell(neighbour) == EMPTY {
+                if let Some(vital) = three_point_vital(board, neighbour) {
+                    candidates.push(vital);
+                }
+            }
+        }
+        if let Some(point) = pick_sensible(board, &mut candidates, color, random, settings, true) {
+            return Some(point);
+        }
+    }
+
+    // MoGo shapes around the last move.
+    if random.chance(settings.pattern) {
+        for point in board.ring(last) {
+            if board.cell(point) == EMPTY && table.matches(board, point) {
+                candidates.push(point);
+            }
+        }
+        if let Some(point) = pick_sensible(board, &mut candidates, color, random, settings, false) {
+            return Some(point);
+        }
+    }
+    None
+}
+
+/// Picks a random sensible candidate (trying them in random order) and clears the list.
+fn pick_sensible(
+    board: &PlayoutBoard,
+    candidates: &mut Candidates,
+    color: Color,
+    random: &mut Random,
+    settings: &PlayoutSettings,
+    allow_self_atari: bool,
+) -> Option<usize> {
+    while candidates.count > 0 {
+        let index = random.below(candidates.count);
+        let point = candidates.points[index];
+        candidates.count -= 1;
+        candidates.points[index] = candidates.points[candidates.count];
+        let fine = if allow_self_atari {
+            board.cell(point) == EMPTY
+                && board.is_legal(point, color)
+                && !board.is_eye(point, color)
+        } else {
+            sensible(board, point, color, settings)
+        };
+        if fine {
+            candidates.count = 0;
+            return Some(point);
+        }
+    }
+    None
+}
+
+/// Moves that save the own chain through `chain` (in atari): capture an adjacent opponent
+/// chain in atari, or extend on the liberty when that gives two or more liberties.
+fn escapes(board: &PlayoutBoard, chain: usize, color: Color, candidates: &mut Candidates) {
+    let opponent = stone_code(color) ^ BORDER;
+    let mut stone = chain;
+    let mut steps = 0;
+    loop {
+        for neighbour in board.neighbours(stone) {
+            if board.cell(neighbour) == opponent && board.in_atari(neighbour) {
+                candidates.push(board.atari_liberty(neighbour));
+            }
+        }
+        stone = board.next_stone(stone);
+        steps += 1;
+        if stone == chain || steps > 64 {
+            break;
+        }
+    }
+    let liberty = board.atari_liberty(chain);
+    if new_liberties(board, liberty, color) >= 2 {
+        candidates.push(liberty);
+    }
+}
+
+/// Liberties (counted up to 3) of the chain `color` would form by playing on `point`,
+/// without looking at captures except that capturing counts as two.
+pub fn new_liberties(board: &PlayoutBoard, point: usize, color: Color) -> usize {
+    let own = stone_code(color);
+    let opponent = own ^ BORDER;
+    let mut liberties = [NO_POINT; 3];
+    let mut count = 0;
+    let mut captures = false;
+    for neighbour in board.neighbours(point) {
+        let cell = board.cell(neighbour);
+        if cell == EMPTY {
+            if !liberties[..count].contains(&neighbour) {
+                liberties[count] = neighbour;
+                count += 1;
+                if count == 3 {
+                    return 3;
+                }
+            }
+        } else if cell == opponent && board.in_atari(neighbour) {
+            captures = true;
+        }
+    }
+    for neighbour in board.neighbours(point) {
+        if board.cell(neighbour) == own {
+            let mut found = [NO_POINT; 3];
+            let got = board.liberties_into(neighbour, point, &mut found);
+            for &liberty in &found[..got] {
+                if !liberties[..count].contains(&liberty) {
+                    liberties[count] = liberty;
+                    count += 1;
+                    if count == 3 {
+                        return 3;
+                    }
+                }
+            }
+        }
+    }
+    if captures {
+        count = (count + 2).min(3);
+    }
+    count
+}
+
+/// When the empty region through `start` has exactly three points, all bordered by stones
+/// of one colour, the vital point (the one touching both others).
+pub fn three_point_vital(board: &PlayoutBoard, start: usize) -> Option<usize> {
+    let mut region = [start, NO_POINT, NO_POINT];
+    let mut size = 1;
+    let mut cursor = 0;
+    let mut border_colours = 0u8;
+    while cursor < size {
+        let point = region[cursor];
+        cursor += 1;
+        for neighbour in board.neighbours(point) {
+            let cell = board.cell(neighbour);
+            if cell == EMPTY {
+                if !region[..size].contains(&neighbour) {
+                    if size == 3 {
+                        return None;
+                    }
+                    region[size] = neighbour;
+                    size += 1;
+                }
+            } else if cell != BORDER {
+                border_colours |= cell;
+            }
+        }
+    }
+    if size != 3 || border_colours == BORDER || border_colours == 0 {
+        return None;
+    }
+    region.into_iter().find(|&point| {
+        let touching = board
+            .neighbours(point)
+            .iter()
+            .filter(|neighbour| region.contains(neighbour))
+            .count();
+        touching == 2
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::board::Board;
+    use crate::rules::point::{parse_move, Move};
+
+    fn at(size: usize, text: &str) -> usize {
+        match parse_move(text, size) {
+            Ok(Move::Place(point)) => point.index(),
+            other => panic!("bad vertex {text}: {other:?}"),
+        }
+    }
+
+    fn heavy_board(diagram: &str, last: &str, to_move: Color) -> Box<PlayoutBoard> {
+        let rules_board = Board::from_diagram(diagram).unwrap();
+        let mut board = PlayoutBoard::from_board(&rules_board, to_move);
+        // Make `last` the last move by replaying it: remove and put back is not available,
+        // so the diagrams leave the last point empty and we play it here.
+        let size = rules_board.size();
+        board.play(at(size, last), to_move.opponent());
+        board
+    }
+
+    fn heavy_choices(board: &PlayoutBoard, to_move: Color) -> Vec<usize> {
+        let params = SearchParams {
+            playout_capture: 1.0,
+            playout_escape: 1.0,
+            ..SearchParams::default()
+        };
+        let settings = PlayoutSettings::new(&params, board.size(), 7.5, None);
+        let mut random = Random::new(3);
+        let mut choices = Vec::new();
+        for _ in 0..50 {
+            let mut copy = board.clone();
+            choices.push(heavy_move(
+                &mut copy,
+                to_move,
+                &mut random,
+                &settings,
+                patterns::table(),
+            ));
+        }
+        choices
+    }
+
+    #[test]
+    fn heavy_policy_captures_a_chain_in_atari() {
+        // White just played C3 into atari (its liberty is D3).
+        let board = heavy_board(
+            ". . . . .
+             . . X . .
+             . X . . .
+             . . X . .
+             . . . . .",
+            "C3",
+            Color::Black,
+        );
+        assert!(board.in_atari(at(5, "C3")));
+        let choices = heavy_choices(&board, Color::Black);
+        assert!(choices.iter().all(|&point| point == at(5, "D3")));
+    }
+
+    #[test]
+    fn heavy_policy_escapes_from_atari() {
+        // White C2 puts black C3 (liberty D3 after the move... black has C4 and D3).
+        let board = heavy_board(
+            ". . . . .
+             . . O . .
+             . O X . .
+             . . . . .
+             . . . . .",
+            "C2",
+            Color::Black,
+        );
+        assert!(board.in_atari(at(5, "C3")));
+        let choices = heavy_choices(&board, Color::Black);
+        assert!(choices.iter().all(|&point| point == at(5, "D3")));
+    }
+
+    #[test]
+    fn self_atari_is_detected() {
+        let rules_board = Board::from_diagram(
+            ". O . . .
+             O X O . .
+             . O . . .
+             . . . . .
+             . . . . .",
+        )
+        .unwrap();
+        let board = PlayoutBoard::from_board(&rules_board, Color::Black);
+        // Black A4 is a self-atari of one stone; black B3... captures nothing: B4 is in atari
+        // (liberty? none besides... B4 has no empty neighbour: it is already in atari? no).
+        assert_eq!(self_atari_size(&board, at(5, "A5"), Color::Black), Some(1));
+        assert_eq!(self_atari_size(&board, at(5, "D3"), Color::Black), None);
+    }
+
+    #[test]
+    fn finds_the_vital_point_of_three() {
+        let rules_board = Board::from_diagram(
+            "O O O O O
+             O . . . O
+             O O O O O
+             . . . . .
+             . . . . .",
+        )
+        .unwrap();
+        let board = PlayoutBoard::from_board(&rules_board, Color::Black);
+        assert_eq!(three_point_vital(&board, at(5, "B4")), Some(at(5, "C4")));
+        assert_eq!(three_point_vital(&board, at(5, "A1")), None);
+    }
+
+    #[test]
+    fn light_playouts_finish_and_score() {
+        let mut random = Random::new(1);
+        let params = SearchParams {
+            playout: PlayoutPolicy::Light,
+            ..SearchParams::default()
+        };
+        for policy in [PlayoutPolicy::Light, PlayoutPolicy::Heavy] {
+            let params = SearchParams {
+                playout: policy,
+                ..params.clone()
+            };
+            let settings = PlayoutSettings::new(&params, 9, 7.5, None);
+            for _ in 0..50 {
+                let mut board = PlayoutBoard::new(9);
+                let mut sequence = Vec::new();
+                let outcome = play_out(
+                    &mut board,
+                    Color::Black,
+                    &settings,
+                    &mut random,
+                    &mut sequence,
+                );
+                board.check_consistency().unwrap();
+                assert!(outcome.winner.is_some());
+                assert!(sequence.len() > 40);
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! Selection formulas as pure functions of node statistics: the RAVE/AMAF blend with priors
+//! (Pachi's `ucb1amaf`: β = r / (r + n + n·r/equiv)), an optional UCB term, first-play
+//! urgency, and the confidence bound used to report candidates. Knows nothing of trees or
+//! boards.
+
+use crate::search::tree::{NodeStatistics, RESULT_SCALE};
+
+/// The numbers selection needs, as floating point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Blend {
+    /// Real plus prior visits.
+    pub visits: f64,
+    /// Real plus prior value in [0, 1].
+    pub value: f64,
+    /// AMAF visits.
+    pub amaf_visits: f64,
+    /// AMAF value in [0, 1].
+    pub amaf_value: f64,
+}
+
+impl Blend {
+    /// Real and prior statistics merged; AMAF kept apart.
+    #[inline]
+    pub fn from_statistics(statistics: &NodeStatistics) -> Blend {
+        let scale = RESULT_SCALE as f64;
+        let visits = statistics.visits as f64 + statistics.prior_visits as f64;
+        let wins = (statistics.wins as f64 + statistics.prior_wins as f64) / scale;
+        let amaf_visits = statistics.amaf_visits as f64;
+        Blend {
+            visits,
+            value: if visits > 0.0 { wins / visits } else { 0.0 },
+            amaf_visits,
+            amaf_value: if amaf_visits > 0.0 {
+                statistics.amaf_wins as f64 / scale / amaf_visits
+            } else {
+                0.0
+            },
+        }
+    }
+}
+
+/// The RAVE weight β = r / (r + n + n·r/equiv) for `n` real and `r` AMAF visits.
+#[inline]
+pub fn rave_weight(visits: f64, amaf_visits: f64, equiv_rave: f64) -> f64 {
+    let denominator = amaf_visits + visits + visits * amaf_visits / equiv_rave;
+    if denominator > 0.0 {
+        amaf_visits / denominator
+    } else {
+        0.0
+    }
+}
+
+/// The urgency of a child: (1-β)·value + β·AMAF value, plus `explore`·sqrt(ln N / n) when
+/// `explore` > 0; `first_play_urgency` when the child has neither kind of statistics.
+#[inline]
+pub fn urgency(
+    blend: &Blend,
+    parent_visits: f64,
+    equiv_rave: f64,
+    explore: f64,
+    first_play_urgency: f64,
+) -> f64 {
+    if blend.visits <= 0.0 && blend.amaf_visits <= 0.0 {
+        return first_play_urgency;
+    }
+    let beta = if blend.visits <= 0.0 {
+        1.0
+    } else {
+        rave_weight(blend.visits, blend.amaf_visits, equiv_rave)
+    };
+    let mut result = (1.0 - beta) * blend.value + beta * blend.amaf_value;
+    if explore > 0.0 && blend.visits > 0.0 {
+        result += explore * ((parent_visits.max(1.0)).ln() / blend.visits).sqrt();
+    }
+    result
+}
+
+/// A lower confidence bound of a win rate (normal approximation, 2 standard errors; 0 for no
+/// visits).
+pub fn lower_confidence_bound(win_rate: f64, visits: f64) -> f64 {
+    if visits <= 0.0 {
+        return 0.0;
+    }
+    let spread = (win_rate * (1.0 - win_rate) / visits).sqrt();
+    (win_rate - 2.0 * spread).max(0.0)
+}
+
+/// The AMAF weight of a move played `offset` moves after a node in a sequence of `length`
+/// moves: `distance_rave` for the first, falling linearly to 1 for the last.
+#[inline]
+pub fn amaf_weight(offset: usize, length: usize, distance_rave: u32) -> u32 {
+    if distance_rave <= 1 || length == 0 {
+        return 1;
+    }
+    let extra = (distance_rave - 1) as usize * (length - offset.min(length)) / length;
+    1 + extra as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rave_weight_follows_the_sylvain_formula() {
+        assert_eq!(rave_weight(0.0, 0.0, 3000.0), 0.0);
+        assert_eq!(rave_weight(0.0, 10.0, 3000.0), 1.0);
+        // r = n = 3000: β = 3000 / (3000 + 3000 + 3000) = 1/3.
+        assert!((rave_weight(3000.0, 3000.0, 3000.0) - 1.0 / 3.0).abs() < 1e-12);
+        // Many real visits: RAVE fades.
+        assert!(rave_weight(1e6, 1e6, 3000.0) < 0.01);
+    }
+
+    #[test]
+    fn urgency_blends_values() {
+        let blend = Blend {
+            visits: 10.0,
+            value: 0.2,
+            amaf_visits: 100.0,
+            amaf_value: 0.8,
+        };
+        let beta = rave_weight(10.0, 100.0, 3000.0);
+        let expected = (1.0 - beta) * 0.2 + beta * 0.8;
+        assert!((urgency(&blend, 100.0, 3000.0, 0.0, 1.1) - expected).abs() < 1e-12);
+        assert!(urgency(&blend, 100.0, 3000.0, 0.5, 1.1) > expected);
+        let fresh = Blend {
+            visits: 0.0,
+            value: 0.0,
+            amaf_visits: 0.0,
+            amaf_value: 0.0,
+        };
+        assert_eq!(urgency(&fresh, 100.0, 3000.0, 0.0, 1.1), 1.1);
+    }
+
+    #[test]
+    fn statistics_merge_priors() {
+        let statistics = NodeStatistics {
+            visits: 10,
+            wins: 2 * 5,
+            prior_visits: 10,
+            prior_wins: 2 * 10,
+            amaf_visits: 4,
+            amaf_wins: 2,
+            ..NodeStatistics::default()
+        };
+        let blend = Blend::from_statistics(&statistics);
+        assert_eq!(blend.visits, 20.0);
+        assert_eq!(blend.value, 0.75);
+        assert_eq!(blend.amaf_value, 0.25);
+    }
+
+    #[test]
+    fn amaf_weights_fall_with_distance() {
+        assert_eq!(amaf_weight(0, 90, 3), 3);
+        assert_eq!(amaf_weight(89, 90, 3), 1);
+        assert_eq!(amaf_weight(10, 90, 1), 1);
+        assert!(lower_confidence_bound(0.5, 100.0) < 0.5);
+    }
+}

@@ -1,0 +1,425 @@
+//! One search thread: its random generator (seeded from the search seed and the thread
+//! index), a scratch board, and the buffers of one iteration — descend the tree choosing by
+//! RAVE urgency, expand a leaf that has enough visits (children with priors), play out,
+//! then back the result up through the path with distance-weighted AMAF updates.
+//! Also accumulates ownership (final area owner per point). Knows the tree, the playout
+//! board, priors and playouts; nothing of GTP or time.
+
+use crate::rules::color::Color;
+use crate::search::board::{PlayoutBoard, BLACK, CAPACITY, EMPTY, NO_POINT, WHITE};
+use crate::search::params::SearchParams;
+use crate::search::patterns;
+use crate::search::playout::{encode, play_out, Outcome, PlayoutSettings, Random};
+use crate::search::priors::{compute_priors, Prior, PriorScratch};
+use crate::search::select::{amaf_weight, urgency, Blend};
+use crate::search::tree::{
+    Tree, EXPANDED, EXPANDING, LEAF, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN,
+};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
+
+/// What all workers of one search share (read-only apart from the counters and flags).
+pub struct Context<'a> {
+    /// The tree.
+    pub tree: &'a Tree,
+    /// The parameters.
+    pub params: &'a SearchParams,
+    /// Playout settings (komi, capture target, policy).
+    pub settings: PlayoutSettings,
+    /// The root position.
+    pub root_board: Box<PlayoutBoard>,
+    /// The side to move at the root.
+    pub root_to_move: Color,
+    /// Per point index: whether the root side may play there under the game's full rules.
+    pub root_legal: Vec<bool>,
+    /// Black's margin when the game ends by a pass at the root (for score statistics).
+    pub pass_margin: f64,
+    /// Whether `pass_margin` was computed (the opponent passed last).
+    pub pass_margin_known: bool,
+    /// Playouts to run in this search (`u64::MAX`: no limit).
+    pub playout_limit: u64,
+    /// Playouts claimed so far.
+    pub playouts: AtomicU64,
+    /// Set to end the search.
+    pub stop: AtomicBool,
+    /// The caller's stop flag.
+    pub external_stop: &'a AtomicBool,
+    /// Whether to stop once the best move cannot be overtaken within the playout limit.
+    pub early_stop: bool,
+    /// Whether only one thread works (plain loads and stores instead of atomic additions).
+    pub exclusive: bool,
+    /// Workers that have finished.
+    pub finished_workers: AtomicUsize,
+}
+
+/// Per-thread state.
+pub struct Worker {
+    index: usize,
+    board: Box<PlayoutBoard>,
+    random: Random,
+    path: Vec<u32>,
+    sequence: Vec<u16>,
+    stamp: Vec<u32>,
+    first_index: Vec<u32>,
+    generation: u32,
+    ownership: Vec<i64>,
+    ownership_playouts: u64,
+    prior_scratch: PriorScratch,
+    candidate_points: Vec<u16>,
+    priors: Vec<Prior>,
+}
+
+#[inline(always)]
+fn add(counter: &AtomicU32, amount: u32, exclusive: bool) {
+    if exclusive {
+        counter.store(counter.load(Relaxed).wrapping_add(amount), Relaxed);
+    } else {
+        counter.fetch_add(amount, Relaxed);
+    }
+}
+
+impl Worker {
+    /// A worker for thread `index`.
+    pub fn new(index: usize) -> Worker {
+        Worker {
+            index,
+            board: PlayoutBoard::new(9),
+            random: Random::new(index as u64),
+            path: Vec::with_capacity(256),
+            sequence: Vec::with_capacity(2048),
+            stamp: vec![0; CAPACITY],
+            first_index: vec![0; CAPACITY],
+            generation: 0,
+            ownership: vec![0; CAPACITY],
+            ownership_playouts: 0,
+            prior_scratch: PriorScratch::default(),
+            candidate_points: Vec::with_capacity(CAPACITY),
+            priors: Vec::with_capacity(CAPACITY),
+        }
+    }
+
+    /// Prepares for a new search: reseeds and clears the ownership sums.
+    pub fn reset(&mut self, seed: u64) {
+        self.random = Random::new(seed ^ (self.index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        self.ownership.fill(0);
+        self.ownership_playouts = 0;
+    }
+
+    /// Ownership sums (+1 black, -1 white per playout) and the number of playouts counted.
+    pub fn ownership(&self) -> (&[i64], u64) {
+        (&self.ownership, self.ownership_playouts)
+    }
+
+    /// Runs iterations until the context says stop.
+    pub fn run(&mut self, context: &Context) {
+        loop {
+            if context.stop.load(Relaxed) || context.external_stop.load(Relaxed) {
+                break;
+            }
+            let claimed = context.playouts.fetch_add(1, Relaxed);
+            if claimed >= context.playout_limit {
+                break;
+            }
+            self.iterate(context);
+            if context.early_stop
+                && context.playout_limit != u64::MAX
+                && claimed % 64 == 63
+                && cannot_be_overtaken(context.tree, context.playout_limit - claimed - 1)
+            {
+                context.stop.store(true, Relaxed);
+            }
+        }
+        context.finished_workers.fetch_add(1, Release);
+    }
+
+    /// Plays `count` playouts from the root without the tree, only to gather ownership.
+    pub fn probe_ownership(&mut self, context: &Context, count: usize) {
+        for _ in 0..count {
+            self.board.copy_from(&context.root_board);
+            self.sequence.clear();
+            let _ = play_out(
+                &mut self.board,
+                context.root_to_move,
+                &context.settings,
+                &mut self.random,
+                &mut self.sequence,
+            );
+            self.count_ownership();
+        }
+    }
+
+    /// One iteration: descend, maybe expand, play out, back up.
+    pub fn iterate(&mut self, context: &Context) {
+        let tree = context.tree;
+        let params = context.params;
+        self.board.copy_from(&context.root_board);
+        self.path.clear();
+        self.sequence.clear();
+        self.path.push(0);
+        add(&tree.root().visits, 1, context.exclusive);
+        let mut color = context.root_to_move;
+        let mut index = 0u32;
+        let mut terminal: Option<Outcome> = None;
+        loop {
+            let node = tree.node(index);
+            let state = node.state.load(Acquire);
+            if state == TERMINAL_WIN || state == TERMINAL_LOSS {
+                let mover = color.opponent();
+                let winner = if state == TERMINAL_WIN { mover } else { color };
+                terminal = Some(Outcome {
+                    winner: Some(winner),
+                    black_margin: context.pass_margin,
+                });
+                break;
+            }
+            if state == LEAF
+                && (index == 0 || node.visits.load(Relaxed) > params.expand_visits)
+                && !tree.is_full()
+                && node
+                    .state
+                    .compare_exchange(LEAF, EXPANDING, Acquire, Relaxed)
+                    .is_ok()
+            {
+                self.expand(context, index, color);
+            }
+            let Some(children) = node.children() else {
+                break;
+            };
+            let Some(child) = self.select(context, index, children, color) else {
+                break;
+            };
+            let child_node = tree.node(child);
+            add(&child_node.visits, 1, context.exclusive);
+            let point = child_node.point.load(Relaxed) as usize;
+            if point == NO_POINT {
+                self.board.pass();
+            } else {
+                self.board.play(point, color);
+            }
+            self.sequence.push(encode(point, color));
+            self.path.push(child);
+            if let Some(target) = context.settings.capture_target {
+                if point != NO_POINT && self.board.captures(color) >= target {
+                    terminal = Some(Outcome {
+                        winner: Some(color),
+                        black_margin: 0.0,
+                    });
+                    break;
+                }
+            }
+            color = color.opponent();
+            index = child;
+        }
+        let outcome = match terminal {
+            Some(outcome) => outcome,
+            None => {
+                let outcome = play_out(
+                    &mut self.board,
+                    color,
+                    &context.settings,
+                    &mut self.random,
+                    &mut self.sequence,
+                );
+                self.count_ownership();
+                outcome
+            }
+        };
+        self.back_up(context, &outcome);
+    }
+
+    fn count_ownership(&mut self) {
+        let size = self.board.size();
+        let stride = self.board.stride();
+        for row in 0..size {
+            let start = (row + 1) * stride + 1;
+            for point in start..start + size {
+                match self.board.area_owner(point) {
+                    BLACK => self.ownership[point] += 1,
+                    WHITE => self.ownership[point] -= 1,
+                    _ => {}
+                }
+            }
+        }
+        self.ownership_playouts += 1;
+    }
+
+    /// Creates the children of the node at `index` (state [`EXPANDING`], owned by this
+    /// thread) for `color` to move on the current board.
+    fn expand(&mut self, context: &Context, index: u32, color: Color) {
+        let tree = context.tree;
+        let board = &self.board;
+        let at_root = index == 0;
+        self.candidate_points.clear();
+        let size = board.size();
+        let stride = board.stride();
+        for row in 0..size {
+            let start = (row + 1) * stride + 1;
+            for point in start..start + size {
+                if board.cell(point) == EMPTY
+                    && board.is_legal(point, color)
+                    && !board.is_eye(point, color)
+                    && (!at_root || context.root_legal[point])
+                {
+                    self.candidate_points.push(point as u16);
+                }
+            }
+        }
+        self.candidate_points.push(NO_POINT as u16);
+        compute_priors(
+            board,
+            color,
+            context.params,
+            patterns::table(),
+            &mut self.prior_scratch,
+            &self.candidate_points,
+            &mut self.priors,
+        );
+        let node = tree.node(index);
+        let count = self.candidate_points.len();
+        let Some(first) = tree.allocate(count) else {
+            node.state.store(LEAF, Release);
+            return;
+        };
+        for (offset, (&point, prior)) in self.candidate_points.iter().zip(&self.priors).enumerate()
+        {
+            let visits = prior.visits.min(u16::MAX as u32 / RESULT_SCALE);
+            let wins = prior.wins.min(visits * RESULT_SCALE);
+            tree.node(first + offset as u32)
+                .initialise(point, visits as u16, wins as u16);
+        }
+        node.first_child.store(first, Relaxed);
+        node.child_count.store(count as u16, Relaxed);
+        node.state.store(EXPANDED, Release);
+    }
+
+    /// The child of the node at `index` with the highest urgency (the first on ties).
+    fn select(
+        &self,
+        context: &Context,
+        index: u32,
+        children: std::ops::Range<u32>,
+        _color: Color,
+    ) -> Option<u32> {
+        let tree = context.tree;
+        let params = context.params;
+        let parent_visits = tree.node(index).visits.load(Relaxed) as f64;
+        let mut best = None;
+        let mut best_urgency = f64::NEG_INFINITY;
+        for child in children {
+            let node = tree.node(child);
+            if index == 0 && !context.root_legal[node.point.load(Relaxed) as usize] {
+                continue;
+            }
+            let blend = Blend::from_statistics(&node.statistics());
+            let value = urgency(
+                &blend,
+                parent_visits,
+                params.equiv_rave,
+                params.explore,
+                params.first_play_urgency,
+            );
+            if value > best_urgency {
+                best_urgency = value;
+                best = Some(child);
+            }
+        }
+        best
+    }
+
+    /// Adds the result to every node of the path and the AMAF results to their children.
+    fn back_up(&mut self, context: &Context, outcome: &Outcome) {
+        let tree = context.tree;
+        let exclusive = context.exclusive;
+        let result_for = |color: Color| -> u32 {
+            match outcome.winner {
+                Some(winner) if winner == color => RESULT_SCALE,
+                Some(_) => 0,
+                None => RESULT_SCALE / 2,
+            }
+        };
+        let black_half_points = (outcome.black_margin * 2.0).round() as i64;
+        let root_to_move = context.root_to_move;
+        let to_move_at = |depth: usize| -> Color {
+            if depth.is_multiple_of(2) {
+                root_to_move
+            } else {
+                root_to_move.opponent()
+            }
+        };
+        for (depth, &index) in self.path.iter().enumerate() {
+            let node = tree.node(index);
+            let mover = to_move_at(depth).opponent();
+            add(&node.wins, result_for(mover), exclusive);
+            let margin = if mover == Color::Black {
+                black_half_points
+            } else {
+                -black_half_points
+            };
+            if exclusive {
+                node.score_sum
+                    .store(node.score_sum.load(Relaxed) + margin, Relaxed);
+            } else {
+                node.score_sum.fetch_add(margin, Relaxed);
+            }
+        }
+        // AMAF: walk up from the deepest node, marking the first play at each point from
+        // that depth on.
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+        let generation = self.generation;
+        let length = self.sequence.len();
+        let distance_rave = context.params.distance_rave;
+        let mut next = length;
+        for depth in (0..self.path.len()).rev() {
+            while next > depth {
+                next -= 1;
+                let point = (self.sequence[next] >> 1) as usize;
+                if point != NO_POINT {
+                    self.stamp[point] = generation;
+                    self.first_index[point] = next as u32;
+                }
+            }
+            let Some(children) = tree.node(self.path[depth]).children() else {
+                continue;
+            };
+            let mover = to_move_at(depth);
+            let result = result_for(mover);
+            let span = length - depth;
+            for child in children {
+                let node = tree.node(child);
+                let point = node.point.load(Relaxed) as usize;
+                if point == NO_POINT || self.stamp[point] != generation {
+                    continue;
+                }
+                let first = self.first_index[point] as usize;
+                if (self.sequence[first] & 1) as usize != mover.index() {
+                    continue;
+                }
+                let weight = amaf_weight(first - depth, span, distance_rave);
+                add(&node.amaf_visits, weight, exclusive);
+                add(&node.amaf_wins, weight * result, exclusive);
+            }
+        }
+    }
+}
+
+/// Whether the most visited root child leads the runner-up by more than `remaining` visits.
+pub fn cannot_be_overtaken(tree: &Tree, remaining: u64) -> bool {
+    let Some(children) = tree.root().children() else {
+        return false;
+    };
+    let mut best = 0u64;
+    let mut second = 0u64;
+    for child in children {
+        let visits = tree.node(child).visits.load(Relaxed) as u64;
+        if visits > best {
+            second = best;
+            best = visits;
+        } else if visits > second {
+            second = visits;
+        }
+    }
+    best > second + remaining
+}
