@@ -444,15 +444,11 @@ fn variation_text(line: &[Move], size: usize) -> String {
         .join(" ")
 }
 
-/// The visits printed for `pvVisits`: one per move of `line`, the search's figures where it
-/// has them; the candidate's own visits head the list.
-fn variation_visits(candidate: &CandidateLine, length: usize) -> Vec<u64> {
-    let mut visits = candidate.principal_variation_visits.clone();
-    if visits.first() != Some(&candidate.visits) {
-        visits.insert(0, candidate.visits);
-    }
-    visits.resize(length, 0);
-    visits
+/// The visits printed for `pvVisits`, one per move of a line of `length` moves: `None` unless
+/// the search reported them for the whole line (a made-up figure misleads more than a missing
+/// field).
+fn variation_visits(candidate: &CandidateLine, length: usize) -> Option<&[u64]> {
+    candidate.principal_variation_visits.get(..length)
 }
 
 /// One `info` line of `dialect` for `snapshot`: every shown candidate as an `info` block with
@@ -493,8 +489,8 @@ pub fn info_line(
                 );
             }
         }
-        if request.principal_variation_visits {
-            let visits = variation_visits(candidate, line.len());
+        let visits = variation_visits(candidate, line.len());
+        if let Some(visits) = visits.filter(|_| request.principal_variation_visits) {
             let _ = write!(
                 block,
                 " pvVisits {}",
@@ -1038,14 +1034,15 @@ mod tests {
     #[test]
     fn principal_variation_visits_come_before_pv() {
         let mut data = snapshot();
-        data.candidates[0].principal_variation_visits = vec![80, 41];
+        data.candidates[0].principal_variation_visits = vec![80, 41, 7, 3];
         let request = AnalyzeRequest::parse(&words("b 10 pvVisits true"), 19).unwrap();
         let line = info_line(Dialect::KataGo, &data, &request);
         assert!(
-            line.contains("order 0 pvVisits 80 41 0 pv Q16 D4 pass info"),
+            line.contains("order 0 pvVisits 80 41 7 pv Q16 D4 pass info"),
             "{line}"
         );
-        assert!(line.ends_with("pvVisits 20 pv D4"), "{line}");
+        // Without the search's figures the field is left out rather than made up.
+        assert!(line.ends_with("order 1 pv D4"), "{line}");
     }
 
     #[test]
