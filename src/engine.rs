@@ -10,7 +10,7 @@ use crate::rules::record::{self, RecordError};
 use crate::rules::rules::Rules;
 use crate::rules::score::{self, Score, StoneStatus};
 use crate::rules::sgf;
-use crate::search::{Limits, Search, SearchParams, SearchSummary};
+use crate::search::{Limits, Reporter, Search, SearchParams, SearchSummary};
 use crate::time::{self, Budget, Clock, TimeError, TimeSettings};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -403,7 +403,7 @@ impl Engine {
         color: Color,
         limits: &Limits,
         stop: &AtomicBool,
-        report: Option<(&mut dyn FnMut(&SearchSummary), Duration)>,
+        report: Option<Reporter<'_>>,
     ) -> SearchSummary {
         let game = self.game_for(color);
         self.search.run(&game, limits, stop, report)
