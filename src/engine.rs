@@ -10,9 +10,16 @@ use crate::rules::record::{self, RecordError};
 use crate::rules::rules::Rules;
 use crate::rules::score::{self, Score, StoneStatus};
 use crate::rules::sgf;
+use crate::search::{Limits, Reporter, Search, SearchParams, SearchSummary};
 use crate::time::{self, Budget, Clock, TimeError, TimeSettings};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Seconds per move when neither a clock, `--playouts` nor `--move-time` limits the search.
+pub const DEFAULT_MOVE_SECONDS: f64 = 2.0;
+
+/// Root visits needed before a resignation is trusted.
+pub const RESIGN_MINIMUM_VISITS: u64 = 1_000;
 
 /// Playing strength presets for people who want a fair opponent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,7 +161,7 @@ pub struct Engine {
     game: Game,
     /// Komi sent by GTP `komi`; survives `boardsize` and `clear_board`.
     komi_override: Option<f64>,
-    random: SmallRng,
+    search: Search,
     /// Seconds of CPU time spent generating moves.
     thinking_seconds: f64,
     /// The time system of the game.
@@ -167,7 +174,10 @@ pub struct Engine {
 
 impl Engine {
     /// A new engine with an empty board.
-    pub fn new(settings: Settings) -> Engine {
+    ///
+    /// # Errors
+    /// When a `--param` name or value is not understood.
+    pub fn new(settings: Settings) -> Result<Engine, String> {
         let size = if Game::size_is_valid(settings.size) {
             settings.size
         } else {
@@ -177,17 +187,26 @@ impl Engine {
             .komi
             .unwrap_or_else(|| settings.rules.default_komi());
         let game = Game::new(size, settings.rules, komi);
-        let random = SmallRng::seed_from_u64(settings.seed);
-        Engine {
+        let mut parameters = SearchParams::default();
+        for (name, value) in &settings.parameters {
+            parameters.set(name, value)?;
+        }
+        let search = Search::new(
+            parameters,
+            settings.threads,
+            settings.seed,
+            settings.max_tree_megabytes.saturating_mul(1 << 20),
+        );
+        Ok(Engine {
             komi_override: settings.komi,
             settings,
             game,
-            random,
+            search,
             thinking_seconds: 0.0,
             time_settings: TimeSettings::Unlimited,
             clocks: [Clock::new(&TimeSettings::Unlimited); 2],
             clock_reported: [false; 2],
-        }
+        })
     }
 
     /// Sets the time system and fills both clocks.
@@ -339,14 +358,15 @@ impl Engine {
         self.game.undo()
     }
 
-    /// Chooses a move for `color`, plays it, and returns it.
-    pub fn generate_move(&mut self, color: Color) -> Decision {
-        let started = std::time::Instant::now();
-        let decision = self.choose_move(color);
+    /// Chooses a move for `color`, plays it, charges the clock, and returns it. `stop` ends
+    /// the search early (GoGui's `# interrupt`); the best move so far is played then.
+    pub fn generate_move(&mut self, color: Color, stop: &AtomicBool) -> Decision {
+        let started = Instant::now();
+        let decision = self.choose_move(color, stop);
         self.charge_clock(color, started.elapsed());
         if let Decision::Play(chosen) = decision {
-            if self.game.play(color, chosen).is_err() {
-                log::error!("chosen move was illegal; passing instead");
+            if let Err(error) = self.game.play(color, chosen) {
+                log::error!("the search chose an illegal move ({error}); passing instead");
                 let _ = self.game.play(color, Move::Pass);
                 return Decision::Play(Move::Pass);
             }
@@ -354,29 +374,116 @@ impl Engine {
         decision
     }
 
-    /// Chooses a move for `color` without playing it (`reg_genmove`).
-    pub fn choose_move(&mut self, color: Color) -> Decision {
-        let started = std::time::Instant::now();
-        let decision = self.simple_player_move(color);
-        self.thinking_seconds += started.elapsed().as_secs_f64();
-        decision
-    }
-
-    /// The placeholder player until the search lands: a uniformly random legal move that does
-    /// not fill its own eye; a pass when none is left.
-    fn simple_player_move(&mut self, color: Color) -> Decision {
-        let board = self.game.board();
-        let mut candidates: Vec<Point> = self
-            .game
-            .legal_points(color)
-            .into_iter()
-            .filter(|&point| !board.is_true_eye_like(point, color))
-            .collect();
-        if candidates.is_empty() {
+    /// Chooses a move for `color` without playing it (`reg_genmove`, hints).
+    pub fn choose_move(&mut self, color: Color, stop: &AtomicBool) -> Decision {
+        let started = Instant::now();
+        let game = self.game_for(color);
+        if game.capture_winner().is_some() {
             return Decision::Play(Move::Pass);
         }
-        let index = self.random.gen_range(0..candidates.len());
-        Decision::Play(Move::Place(candidates.swap_remove(index)))
+        let limits = self.move_limits(color);
+        let summary = self.search.run(&game, &limits, stop, None);
+        self.thinking_seconds += started.elapsed().as_secs_f64();
+        log::info!(
+            "{} {}: {} playouts in {:.2}s, win rate {:.3}, score lead {:.1}",
+            color,
+            crate::rules::point::move_text(summary.best, game.size()),
+            summary.playouts,
+            summary.elapsed.as_secs_f64(),
+            summary.win_rate,
+            summary.score_lead
+        );
+        self.decide(&game, &summary)
+    }
+
+    /// Runs a search for `color` under `limits`, calling `report` every interval; the tree
+    /// is kept for the next move (analysis and pondering).
+    pub fn search_with(
+        &mut self,
+        color: Color,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: Option<Reporter<'_>>,
+    ) -> SearchSummary {
+        let game = self.game_for(color);
+        self.search.run(&game, limits, stop, report)
+    }
+
+    /// Thinks on the position for the side to move until `stop` is set (pondering).
+    pub fn ponder(&mut self, stop: &AtomicBool, should_stop: &mut dyn FnMut() -> bool) {
+        if self.game.both_passed() || self.game.capture_winner().is_some() {
+            return;
+        }
+        let color = self.game.to_move();
+        let mut check = |_: &SearchSummary| {
+            if should_stop() {
+                stop.store(true, Ordering::SeqCst);
+            }
+        };
+        let limits = Limits::default();
+        let game = self.game_for(color);
+        let summary = self.search.run(
+            &game,
+            &limits,
+            stop,
+            Some((&mut check, Duration::from_millis(10))),
+        );
+        log::info!("pondered {} playouts", summary.playouts);
+    }
+
+    /// Per point index, the mean final owner in the last search's playouts (+1 black, -1
+    /// white); empty before any search.
+    pub fn ownership(&self) -> Vec<f32> {
+        self.search.ownership()
+    }
+
+    /// The game with `color` to move.
+    fn game_for(&self, color: Color) -> Game {
+        let mut game = self.game.clone();
+        if game.to_move() != color {
+            game.set_to_move(color);
+        }
+        game
+    }
+
+    /// The limits of a move search: playouts from the settings or level, time from the
+    /// clock, `--move-time`, or the default.
+    pub fn move_limits(&self, color: Color) -> Limits {
+        let playouts = self.settings.playouts.or(self.settings.level.playouts());
+        let mut limits = Limits {
+            playouts,
+            soft_time: None,
+            hard_time: None,
+            early_stop: true,
+        };
+        if let Some(budget) = self.time_budget(color) {
+            limits.soft_time = Some(budget.soft);
+            limits.hard_time = Some(budget.hard);
+        } else if let Some(seconds) = self.settings.move_time {
+            let time = Duration::from_secs_f64(seconds.max(0.01));
+            limits.soft_time = Some(time);
+            limits.hard_time = Some(time);
+        } else if playouts.is_none() {
+            let time = Duration::from_secs_f64(DEFAULT_MOVE_SECONDS);
+            limits.soft_time = Some(time);
+            limits.hard_time = Some(time);
+        }
+        limits
+    }
+
+    /// Turns a search result into a decision: resign when hopeless, otherwise the best move.
+    fn decide(&self, game: &Game, summary: &SearchSummary) -> Decision {
+        let threshold = self.settings.resign_threshold;
+        let size = game.size();
+        let past_opening = game.move_count() >= size * size / 4;
+        if threshold > 0.0
+            && past_opening
+            && summary.root_visits >= RESIGN_MINIMUM_VISITS
+            && summary.win_rate < threshold
+        {
+            return Decision::Resign;
+        }
+        Decision::Play(summary.best)
     }
 
     /// The stones of the end-of-game status, one chain per inner list.
@@ -690,7 +797,8 @@ mod tests {
             let mut engine = Engine::new(Settings {
                 size,
                 ..Settings::default()
-            });
+            })
+            .unwrap();
             let points = engine.place_free_handicap(count).unwrap();
             assert_eq!(points.len(), count);
             assert_eq!(engine.game().board().stone_counts(), [count, 0]);
@@ -699,7 +807,7 @@ mod tests {
 
     #[test]
     fn komi_survives_clear_board_and_boardsize() {
-        let mut engine = Engine::new(Settings::default());
+        let mut engine = Engine::new(Settings::default()).unwrap();
         engine.set_komi(0.5);
         engine.clear_board();
         engine.set_board_size(13).unwrap();

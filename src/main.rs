@@ -84,10 +84,20 @@ fn main() {
         }
     };
     if let Some(Action::Bench) = arguments.command {
-        eprintln!("ishi: bench is not available in this build");
-        std::process::exit(2);
+        // The report goes to stdout: `ishi bench` is not a GTP session.
+        print!(
+            "{}",
+            ishi::search::bench::bench_report(settings.threads, 1.0)
+        );
+        return;
     }
-    let engine = Engine::new(settings);
+    let engine = match Engine::new(settings) {
+        Ok(engine) => engine,
+        Err(message) => {
+            eprintln!("ishi: {message}");
+            std::process::exit(2);
+        }
+    };
     let input = BufReader::new(std::io::stdin());
     let output = Box::new(std::io::stdout());
     if let Err(error) = ishi::gtp::run(engine, input, output) {

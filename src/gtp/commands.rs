@@ -183,8 +183,16 @@ pub fn dispatch(session: &mut Session, command: &Command) -> Result<String, Stri
     }
 }
 
-/// Work done between commands (pondering hooks in here).
-pub fn after_command(_session: &mut Session) {}
+/// Work done between commands: with `--ponder`, think on the position until the next line
+/// arrives.
+pub fn after_command(session: &mut Session) {
+    if !session.engine.settings().ponder || session.input_pending() {
+        return;
+    }
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let input = session.input.clone();
+    session.engine.ponder(&stop, &mut || !input.is_empty());
+}
 
 fn protocol_version(_: &mut Session, _: &[String]) -> Result<String, String> {
     Ok("2".to_string())
@@ -275,14 +283,16 @@ fn decision_text(decision: Decision, size: usize) -> String {
 fn genmove(session: &mut Session, arguments: &[String]) -> Result<String, String> {
     args::expect_count(arguments, 1)?;
     let color = args::color(arguments, 0)?;
-    let decision = session.engine.generate_move(color);
+    let interrupt = session.interrupt.clone();
+    let decision = session.engine.generate_move(color, &interrupt);
     Ok(decision_text(decision, session.engine.game().size()))
 }
 
 fn reg_genmove(session: &mut Session, arguments: &[String]) -> Result<String, String> {
     args::expect_count(arguments, 1)?;
     let color = args::color(arguments, 0)?;
-    let decision = session.engine.choose_move(color);
+    let interrupt = session.interrupt.clone();
+    let decision = session.engine.choose_move(color, &interrupt);
     Ok(decision_text(decision, session.engine.game().size()))
 }
 
