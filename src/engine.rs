@@ -361,39 +361,12 @@ impl Engine {
     /// Chooses a move for `color`, plays it, charges the clock, and returns it. `stop` ends
     /// the search early (GoGui's `# interrupt`); the best move so far is played then.
     pub fn generate_move(&mut self, color: Color, stop: &AtomicBool) -> Decision {
-        let started = Instant::now();
-        let decision = self.choose_move(color, stop);
-        self.charge_clock(color, started.elapsed());
-        if let Decision::Play(chosen) = decision {
-            if let Err(error) = self.game.play(color, chosen) {
-                log::error!("the search chose an illegal move ({error}); passing instead");
-                let _ = self.game.play(color, Move::Pass);
-                return Decision::Play(Move::Pass);
-            }
-        }
-        decision
+        self.generate_move_reporting(color, stop, None)
     }
 
     /// Chooses a move for `color` without playing it (`reg_genmove`, hints).
     pub fn choose_move(&mut self, color: Color, stop: &AtomicBool) -> Decision {
-        let started = Instant::now();
-        let game = self.game_for(color);
-        if game.capture_winner().is_some() {
-            return Decision::Play(Move::Pass);
-        }
-        let limits = self.move_limits(color);
-        let summary = self.search.run(&game, &limits, stop, None);
-        self.thinking_seconds += started.elapsed().as_secs_f64();
-        log::info!(
-            "{} {}: {} playouts in {:.2}s, win rate {:.3}, score lead {:.1}",
-            color,
-            crate::rules::point::move_text(summary.best, game.size()),
-            summary.playouts,
-            summary.elapsed.as_secs_f64(),
-            summary.win_rate,
-            summary.score_lead
-        );
-        self.decide(&game, &summary)
+        self.choose_move_reporting(color, stop, None)
     }
 
     /// Runs a search for `color` under `limits`, calling `report` every interval; the tree
@@ -756,6 +729,77 @@ fn farthest_free_point(size: usize, taken: &[Point]) -> Option<Point> {
         }
     }
     best.map(|(_, point)| point)
+}
+
+// -------------------------------------------------------------------------------------------
+// For the GTP analysis commands (src/gtp/analyze.rs): moves chosen while reporting progress,
+// and the search parameters GoGui shows and sets.
+// -------------------------------------------------------------------------------------------
+
+impl Engine {
+    /// [`Engine::generate_move`] calling `report` with the search's state every interval
+    /// (`lz-genmove_analyze`, `kata-genmove_analyze`).
+    pub fn generate_move_reporting(
+        &mut self,
+        color: Color,
+        stop: &AtomicBool,
+        report: Option<Reporter<'_>>,
+    ) -> Decision {
+        let started = Instant::now();
+        let decision = self.choose_move_reporting(color, stop, report);
+        self.charge_clock(color, started.elapsed());
+        if let Decision::Play(chosen) = decision {
+            if let Err(error) = self.game.play(color, chosen) {
+                log::error!("the search chose an illegal move ({error}); passing instead");
+                let _ = self.game.play(color, Move::Pass);
+                return Decision::Play(Move::Pass);
+            }
+        }
+        decision
+    }
+
+    /// [`Engine::choose_move`] calling `report` with the search's state every interval.
+    pub fn choose_move_reporting(
+        &mut self,
+        color: Color,
+        stop: &AtomicBool,
+        report: Option<Reporter<'_>>,
+    ) -> Decision {
+        let started = Instant::now();
+        let game = self.game_for(color);
+        if game.capture_winner().is_some() {
+            return Decision::Play(Move::Pass);
+        }
+        let limits = self.move_limits(color);
+        let summary = self.search.run(&game, &limits, stop, report);
+        self.thinking_seconds += started.elapsed().as_secs_f64();
+        log::info!(
+            "{} {}: {} playouts in {:.2}s, win rate {:.3}, score lead {:.1}",
+            color,
+            crate::rules::point::move_text(summary.best, game.size()),
+            summary.playouts,
+            summary.elapsed.as_secs_f64(),
+            summary.win_rate,
+            summary.score_lead
+        );
+        self.decide(&game, &summary)
+    }
+
+    /// The search parameters in force.
+    pub fn search_parameters(&self) -> &SearchParams {
+        self.search.params()
+    }
+
+    /// Sets one search parameter by name from text (as `--param name=value` does).
+    ///
+    /// # Errors
+    /// An unknown name or a value that does not parse; nothing changes then.
+    pub fn set_search_parameter(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let mut parameters = self.search.params().clone();
+        parameters.set(name, value)?;
+        self.search.set_params(parameters);
+        Ok(())
+    }
 }
 
 #[cfg(test)]

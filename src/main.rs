@@ -5,7 +5,7 @@
 use clap::{Parser, Subcommand};
 use ishi::engine::{Engine, Level, Settings};
 use ishi::rules::rules::Rules;
-use std::io::BufReader;
+use std::io::{BufReader, Write};
 
 /// ishi: a Monte-Carlo tree search Go engine speaking GTP on stdin/stdout.
 #[derive(Parser, Debug)]
@@ -75,6 +75,12 @@ fn main() {
     };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(default_filter))
         .target(env_logger::Target::Stderr)
+        // Lizzie merges stderr into stdout and gtp2ogs reads it for chat: every line starts
+        // with `ishi: ` and carries none of their markers.
+        .format(|buffer, record| {
+            let message = format!("{} {}: {}", record.level(), record.target(), record.args());
+            writeln!(buffer, "{}", ishi::gtp::analyze::stderr_safe(&message))
+        })
         .init();
     let settings = match settings_from(&arguments) {
         Ok(settings) => settings,

@@ -285,10 +285,14 @@ fn lizzie_session_with_ids_integer_analysis_and_name_as_stop() {
     );
     for line in &info_lines {
         for block in line.split(" info ") {
-            // Lizzie's MoveData.fromInfo: `trim().split(" ")`, key-value pairs until `pv`.
-            let data: Vec<&str> = block.trim().split(' ').collect();
-            assert_eq!(data[0], "info", "{line}");
-            let mut index = 1;
+            // Lizzie splits the line on " info " and reads each block with MoveData.fromInfo:
+            // `trim().split(" ")`, key-value pairs until `pv`.
+            let data: Vec<&str> = block
+                .trim()
+                .trim_start_matches("info ")
+                .split(' ')
+                .collect();
+            let mut index = 0;
             let mut saw = Vec::new();
             while data[index] != "pv" {
                 let (key, value) = (data[index], data[index + 1]);
@@ -485,7 +489,7 @@ fn gogui_point(text: &str, size: usize) -> bool {
 
 #[test]
 fn gogui_analyze_commands_draw_and_interrupt_stops_genmove() {
-    let mut engine = Engine::start(&["--threads", "2", "--move-time", "60", "-v"]);
+    let mut engine = Engine::start(&["--threads", "2", "--move-time", "0.3", "-v"]);
     let size = 9;
     let long = Duration::from_secs(60);
     engine.send("name\nprotocol_version\nversion\nlist_commands\ngogui-interrupt\n");
@@ -585,7 +589,10 @@ fn gogui_analyze_commands_draw_and_interrupt_stops_genmove() {
             "no {kind} entry"
         );
     }
-    // `# interrupt` while genmove thinks (60 s a move): the best move so far, at once.
+    // `# interrupt` while genmove thinks (an hour on the clock gives it over a minute): the
+    // best move so far, at once.
+    engine.send("time_settings 3600 0 0\n");
+    assert_eq!(engine.answer(long), vec!["= ".to_string()]);
     engine.send("genmove w\n");
     thread::sleep(Duration::from_millis(700));
     let interrupted = Instant::now();

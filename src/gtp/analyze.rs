@@ -9,12 +9,24 @@
 //! ×10000 for the Leela Zero dialect, floats that always contain a decimal point for the KataGo
 //! dialect, upper-case vertices and lower-case `pass`, values from the side to move's view.
 //!
-//! Does not search: it formats an [`AnalysisSnapshot`], plain data built from what the search
-//! reports. Does not write: handlers stream the text through the GTP session.
+//! The formats work on an [`AnalysisSnapshot`], plain data built from a search summary, and
+//! are tested apart. The command functions at the end are the glue: they parse, run the
+//! engine's search with a progress callback, and stream lines through the [`Session`]'s
+//! output; an input watcher thread stops `lz-analyze` / `kata-analyze` as soon as another
+//! line (or GoGui's `# interrupt`) is waiting, and the GTP loop then runs that line.
+//!
+//! Does not know the search's internals or the rules: `avoid` / `allow` are applied to what is
+//! shown (root moves and variations), not inside the search.
 
+use crate::engine::{Decision, StatusKind};
+use crate::gtp::args::SYNTAX_ERROR;
+use crate::gtp::Session;
 use crate::rules::color::Color;
 use crate::rules::point::{move_text, parse_move, point_at, vertex_text, Move, VertexError};
+use crate::search::{Limits, Reporter, SearchParams, SearchSummary};
 use std::fmt::Write as _;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The error text of an analyze command whose arguments cannot be read (Leela Zero's).
@@ -46,7 +58,7 @@ pub struct MoveRestriction {
 }
 
 /// What an analyze command asked for.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct AnalyzeRequest {
     /// The colour to analyse for; `None` means the side to move (Lizzie sends none).
     pub color: Option<Color>,
@@ -66,22 +78,6 @@ pub struct AnalyzeRequest {
     pub principal_variation_visits: bool,
     /// Print a `rootInfo` block with the position's own statistics (`rootInfo true`).
     pub root_info: bool,
-}
-
-impl Default for AnalyzeRequest {
-    fn default() -> AnalyzeRequest {
-        AnalyzeRequest {
-            color: None,
-            interval: None,
-            minimum_moves: 0,
-            maximum_moves: None,
-            avoid: Vec::new(),
-            allow: Vec::new(),
-            ownership: false,
-            principal_variation_visits: false,
-            root_info: false,
-        }
-    }
 }
 
 /// KataGo's boolean keys that ishi accepts and has no data for; `true` changes nothing.
@@ -825,6 +821,372 @@ fn replace_ignoring_case(text: &str, pattern: &str, replacement: &str) -> String
     }
     result.push_str(&text[start..]);
     result
+}
+
+// ---------------------------------------------------------------------------------------------
+// The commands: search through the engine, stream through the session
+// ---------------------------------------------------------------------------------------------
+
+/// How often the input watcher looks for a pending line while an analysis runs.
+const INPUT_POLL: Duration = Duration::from_millis(5);
+
+/// Search time between two ownership reports when `kata-analyze ... ownership true` gives no
+/// interval.
+const OWNERSHIP_CHUNK: Duration = Duration::from_millis(500);
+
+/// A snapshot of `summary`, searched for `to_move` on a board of `size`, with `ownership`
+/// per point index (possibly empty).
+pub fn snapshot_from(
+    summary: &SearchSummary,
+    size: usize,
+    to_move: Color,
+    ownership: Vec<f32>,
+) -> AnalysisSnapshot {
+    AnalysisSnapshot {
+        size,
+        to_move,
+        root_visits: summary.root_visits,
+        win_rate: summary.win_rate,
+        score_lead: summary.score_lead,
+        candidates: summary
+            .candidates
+            .iter()
+            .map(|candidate| CandidateLine {
+                chosen: candidate.chosen,
+                visits: candidate.visits,
+                win_rate: candidate.win_rate,
+                prior: candidate.prior,
+                lower_confidence_bound: candidate.lower_confidence_bound,
+                score_lead: candidate.score_lead,
+                principal_variation: candidate.principal_variation.clone(),
+                principal_variation_visits: Vec::new(),
+            })
+            .collect(),
+        ownership,
+        playouts: summary.playouts,
+        elapsed: summary.elapsed,
+    }
+}
+
+fn output_error(error: std::io::Error) -> String {
+    format!("cannot write the answer: {error}")
+}
+
+/// Writes `line` and a newline to `output` and flushes; a failed write sets `stop`.
+fn emit(output: &mut (dyn Write + Send), line: &str, stop: &AtomicBool) {
+    if line.is_empty() {
+        return;
+    }
+    let written = output
+        .write_all(line.as_bytes())
+        .and_then(|_| output.write_all(b"\n"))
+        .and_then(|_| output.flush());
+    if let Err(error) = written {
+        log::warn!("analysis output failed: {error}");
+        stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// `lz-analyze` / `kata-analyze`: writes `=id` at once, then one `info` line per interval,
+/// until any input line is pending (or a `# interrupt`); the line is then handled as a normal
+/// command once this answer is closed by the GTP loop.
+///
+/// # Errors
+/// The grammar's errors (nothing is written then), or a closed output.
+pub fn analyze(
+    session: &mut Session,
+    dialect: Dialect,
+    arguments: &[String],
+) -> Result<String, String> {
+    let size = session.engine.game().size();
+    let request = AnalyzeRequest::parse(arguments, size)?;
+    let color = request
+        .color
+        .unwrap_or_else(|| session.engine.game().to_move());
+    session.start_streaming().map_err(output_error)?;
+    let Session {
+        engine,
+        output,
+        input,
+        interrupt,
+        ..
+    } = session;
+    let stop = AtomicBool::new(false);
+    let finished = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !finished.load(Ordering::SeqCst) {
+                if !input.is_empty() || interrupt.load(Ordering::SeqCst) {
+                    stop.store(true, Ordering::SeqCst);
+                    return;
+                }
+                std::thread::sleep(INPUT_POLL);
+            }
+        });
+        let unlimited = Limits::default();
+        if dialect == Dialect::KataGo && request.ownership {
+            // The search gathers ownership only when a run ends: search in slices of one
+            // interval and report after each.
+            let slice = request.report_interval().unwrap_or(OWNERSHIP_CHUNK);
+            let limits = Limits {
+                hard_time: Some(slice),
+                ..Limits::default()
+            };
+            while !stop.load(Ordering::SeqCst) {
+                let summary = engine.search_with(color, &limits, &stop, None);
+                let stopped = stop.load(Ordering::SeqCst);
+                // Every slice with an interval; only the last one without.
+                if stopped != request.report_interval().is_some() {
+                    let snapshot = snapshot_from(&summary, size, color, engine.ownership());
+                    emit(
+                        &mut **output,
+                        &info_line(dialect, &snapshot, &request),
+                        &stop,
+                    );
+                }
+                if stopped {
+                    break;
+                }
+            }
+        } else {
+            let mut report = |summary: &SearchSummary| {
+                let snapshot = snapshot_from(summary, size, color, Vec::new());
+                emit(
+                    &mut **output,
+                    &info_line(dialect, &snapshot, &request),
+                    &stop,
+                );
+            };
+            let reporter: Option<Reporter<'_>> = request
+                .report_interval()
+                .map(|interval| (&mut report as &mut dyn FnMut(&SearchSummary), interval));
+            let summary = engine.search_with(color, &unlimited, &stop, reporter);
+            if request.report_interval().is_none() {
+                let snapshot = snapshot_from(&summary, size, color, Vec::new());
+                emit(
+                    &mut **output,
+                    &info_line(dialect, &snapshot, &request),
+                    &stop,
+                );
+            }
+        }
+        // A search never ends on its own without limits; should it, wait for the input.
+        while !stop.load(Ordering::SeqCst) {
+            std::thread::sleep(INPUT_POLL);
+        }
+        finished.store(true, Ordering::SeqCst);
+    });
+    Ok(String::new())
+}
+
+/// `lz-genmove_analyze` / `kata-genmove_analyze`: `=id` at once, `info` lines while the move
+/// is searched under the usual limits, then `play <move>`; the move is played. Input does not
+/// stop it (KataGo's rule); a `# interrupt` does.
+///
+/// # Errors
+/// The grammar's errors (nothing is written then), or a closed output.
+pub fn genmove_analyze(
+    session: &mut Session,
+    dialect: Dialect,
+    arguments: &[String],
+) -> Result<String, String> {
+    let size = session.engine.game().size();
+    let request = AnalyzeRequest::parse(arguments, size)?;
+    let color = request
+        .color
+        .unwrap_or_else(|| session.engine.game().to_move());
+    session.start_streaming().map_err(output_error)?;
+    let Session {
+        engine,
+        output,
+        interrupt,
+        ..
+    } = session;
+    let output_failed = AtomicBool::new(false);
+    let mut report = |summary: &SearchSummary| {
+        let snapshot = snapshot_from(summary, size, color, Vec::new());
+        emit(
+            &mut **output,
+            &info_line(dialect, &snapshot, &request),
+            &output_failed,
+        );
+    };
+    let reporter: Option<Reporter<'_>> = request
+        .report_interval()
+        .map(|interval| (&mut report as &mut dyn FnMut(&SearchSummary), interval));
+    let decision = engine.generate_move_reporting(color, interrupt, reporter);
+    let text = match decision {
+        Decision::Play(chosen) => move_text(chosen, size),
+        Decision::Resign => "resign".to_string(),
+    };
+    Ok(play_line(&text))
+}
+
+/// Searches for a GoGui analyze command: the colour given (or the side to move) under the
+/// usual move limits; `# interrupt` ends it early.
+fn gogui_search(session: &mut Session, arguments: &[String]) -> Result<AnalysisSnapshot, String> {
+    let color = match arguments.first() {
+        Some(word) => Color::parse(word).ok_or_else(|| SYNTAX_ERROR.to_string())?,
+        None => session.engine.game().to_move(),
+    };
+    if arguments.len() > 1 {
+        return Err(SYNTAX_ERROR.to_string());
+    }
+    let limits = session.engine.move_limits(color);
+    let summary = session
+        .engine
+        .search_with(color, &limits, &session.interrupt, None);
+    let size = session.engine.game().size();
+    Ok(snapshot_from(
+        &summary,
+        size,
+        color,
+        session.engine.ownership(),
+    ))
+}
+
+/// `ishi-ownership [color]`: a `dboard`.
+///
+/// # Errors
+/// A bad colour.
+pub fn gogui_ownership_command(
+    session: &mut Session,
+    arguments: &[String],
+) -> Result<String, String> {
+    let snapshot = gogui_search(session, arguments)?;
+    gogui_ownership_board(&snapshot).ok_or_else(|| "no ownership yet".to_string())
+}
+
+/// `ishi-ownership_shading [color]`: `gfx` INFLUENCE.
+///
+/// # Errors
+/// A bad colour.
+pub fn gogui_ownership_shading_command(
+    session: &mut Session,
+    arguments: &[String],
+) -> Result<String, String> {
+    let snapshot = gogui_search(session, arguments)?;
+    gogui_ownership_shading(&snapshot).ok_or_else(|| "no ownership yet".to_string())
+}
+
+/// `ishi-win_rates [color]`: `gfx` labels.
+///
+/// # Errors
+/// A bad colour.
+pub fn gogui_win_rates_command(
+    session: &mut Session,
+    arguments: &[String],
+) -> Result<String, String> {
+    Ok(gogui_win_rates(&gogui_search(session, arguments)?))
+}
+
+/// `ishi-visits [color]`: `gfx` labels.
+///
+/// # Errors
+/// A bad colour.
+pub fn gogui_visits_command(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    Ok(gogui_visits(&gogui_search(session, arguments)?))
+}
+
+/// `ishi-principal_variation [color]`: a `var`.
+///
+/// # Errors
+/// A bad colour.
+pub fn gogui_principal_variation_command(
+    session: &mut Session,
+    arguments: &[String],
+) -> Result<String, String> {
+    Ok(gogui_principal_variation(&gogui_search(
+        session, arguments,
+    )?))
+}
+
+/// `ishi-search_statistics [color]`: a `string`.
+///
+/// # Errors
+/// A bad colour.
+pub fn gogui_statistics_command(
+    session: &mut Session,
+    arguments: &[String],
+) -> Result<String, String> {
+    Ok(gogui_statistics(&gogui_search(session, arguments)?))
+}
+
+/// `ishi-dead_stones`: the stones `final_status_list dead` and `seki` would name, as `gfx`.
+///
+/// # Errors
+/// Arguments given.
+pub fn gogui_dead_stones_command(
+    session: &mut Session,
+    arguments: &[String],
+) -> Result<String, String> {
+    if !arguments.is_empty() {
+        return Err(SYNTAX_ERROR.to_string());
+    }
+    let size = session.engine.game().size();
+    let mut texts = |kind: StatusKind| -> Vec<String> {
+        session
+            .engine
+            .final_status_list(kind)
+            .iter()
+            .flatten()
+            .map(|&point| vertex_text(point, size))
+            .collect()
+    };
+    let dead = texts(StatusKind::Dead);
+    let seki = texts(StatusKind::Seki);
+    Ok(gogui_dead_stones(&dead, &seki))
+}
+
+/// The search parameters as GoGui shows them: booleans as `[bool]`, the playout policy as a
+/// list, the rest as strings.
+fn parameter_values(parameters: &SearchParams) -> Vec<(String, ParameterValue)> {
+    parameters
+        .describe()
+        .iter()
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(name, value)| {
+            let shown = match (name, value) {
+                ("playout", _) => ParameterValue::Choice(
+                    value.to_string(),
+                    vec!["light".to_string(), "heavy".to_string()],
+                ),
+                (_, "true") => ParameterValue::Boolean(true),
+                (_, "false") => ParameterValue::Boolean(false),
+                _ => ParameterValue::Text(value.to_string()),
+            };
+            (name.to_string(), shown)
+        })
+        .collect()
+}
+
+/// `ishi-param`: lists the search parameters (GoGui `param`); `ishi-param NAME VALUE` sets
+/// one (GoGui sends `[bool]` values as 0 or 1).
+///
+/// # Errors
+/// An unknown name or a bad value.
+pub fn gogui_parameters_command(
+    session: &mut Session,
+    arguments: &[String],
+) -> Result<String, String> {
+    match arguments {
+        [] => Ok(gogui_parameters(&parameter_values(
+            session.engine.search_parameters(),
+        ))),
+        [name, value] => {
+            let is_boolean = parameter_values(session.engine.search_parameters())
+                .iter()
+                .any(|(known, shown)| known == name && matches!(shown, ParameterValue::Boolean(_)));
+            let value = match (is_boolean, value.as_str()) {
+                (true, "1") => "true",
+                (true, "0") => "false",
+                _ => value.as_str(),
+            };
+            session.engine.set_search_parameter(name, value)?;
+            Ok(String::new())
+        }
+        _ => Err(SYNTAX_ERROR.to_string()),
+    }
 }
 
 #[cfg(test)]

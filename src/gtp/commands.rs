@@ -3,6 +3,7 @@
 //! call the engine, and format its answer; they hold no game logic.
 
 use crate::engine::{Decision, SetupError, StatusKind};
+use crate::gtp::analyze::{self, Dialect};
 use crate::gtp::args::{self, SYNTAX_ERROR};
 use crate::gtp::line::Command;
 use crate::gtp::Session;
@@ -172,6 +173,60 @@ pub static COMMANDS: &[Entry] = &[
     Entry {
         name: "gogui-play_sequence",
         handler: gogui_play_sequence,
+    },
+    // Analysis for GUIs (src/gtp/analyze.rs): Leela Zero's and KataGo's live analysis and
+    // GoGui's analyze commands.
+    Entry {
+        name: "lz-analyze",
+        handler: lz_analyze,
+    },
+    Entry {
+        name: "kata-analyze",
+        handler: kata_analyze,
+    },
+    Entry {
+        name: "lz-genmove_analyze",
+        handler: lz_genmove_analyze,
+    },
+    Entry {
+        name: "kata-genmove_analyze",
+        handler: kata_genmove_analyze,
+    },
+    Entry {
+        name: "gogui-analyze_commands",
+        handler: gogui_analyze_commands,
+    },
+    Entry {
+        name: analyze::GOGUI_OWNERSHIP,
+        handler: analyze::gogui_ownership_command,
+    },
+    Entry {
+        name: analyze::GOGUI_OWNERSHIP_SHADING,
+        handler: analyze::gogui_ownership_shading_command,
+    },
+    Entry {
+        name: analyze::GOGUI_WIN_RATES,
+        handler: analyze::gogui_win_rates_command,
+    },
+    Entry {
+        name: analyze::GOGUI_VISITS,
+        handler: analyze::gogui_visits_command,
+    },
+    Entry {
+        name: analyze::GOGUI_PRINCIPAL_VARIATION,
+        handler: analyze::gogui_principal_variation_command,
+    },
+    Entry {
+        name: analyze::GOGUI_STATISTICS,
+        handler: analyze::gogui_statistics_command,
+    },
+    Entry {
+        name: analyze::GOGUI_DEAD_STONES,
+        handler: analyze::gogui_dead_stones_command,
+    },
+    Entry {
+        name: analyze::GOGUI_PARAMETERS,
+        handler: analyze::gogui_parameters_command,
     },
 ];
 
@@ -553,6 +608,28 @@ fn gogui_play_sequence(session: &mut Session, arguments: &[String]) -> Result<St
         .play_sequence(&moves)
         .map(|_| String::new())
         .map_err(|_| "illegal move".to_string())
+}
+
+// Analysis for GUIs: the dialect chosen by name; the work is in `analyze`.
+
+fn lz_analyze(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    analyze::analyze(session, Dialect::LeelaZero, arguments)
+}
+
+fn kata_analyze(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    analyze::analyze(session, Dialect::KataGo, arguments)
+}
+
+fn lz_genmove_analyze(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    analyze::genmove_analyze(session, Dialect::LeelaZero, arguments)
+}
+
+fn kata_genmove_analyze(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    analyze::genmove_analyze(session, Dialect::KataGo, arguments)
+}
+
+fn gogui_analyze_commands(_: &mut Session, _: &[String]) -> Result<String, String> {
+    Ok(analyze::gogui_analyze_commands())
 }
 
 #[cfg(test)]
