@@ -611,3 +611,177 @@ fn gogui_analyze_commands_draw_and_interrupt_stops_genmove() {
     let stderr = engine.quit("quit\n");
     assert_quiet_stderr(&stderr);
 }
+
+// ---------------------------------------------------------------------------------------------
+// KataGo's grammar as analysis tools send it, and pondering
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn katago_grammar_ownership_restrictions_and_raw_newline_stop() {
+    let mut engine = Engine::start(&["--threads", "2", "--playouts", "500"]);
+    let long = Duration::from_secs(30);
+    engine.send("boardsize 9\nclear_board\nplay b E5\nplay w C3\n");
+    for _ in 0..4 {
+        assert_eq!(engine.answer(long), vec!["= ".to_string()]);
+    }
+    // A malformed request is one plain failure, with no header before it.
+    engine.send("7 kata-analyze b 10 bogus 1\n");
+    let answer = engine.answer(long);
+    assert_eq!(answer.len(), 1);
+    assert!(
+        answer[0].starts_with("?7 cannot parse analyze tags"),
+        "{answer:?}"
+    );
+
+    // Ownership after the info blocks: 81 floats with a decimal point, from Black's view.
+    engine.send("8 kata-analyze b interval 20 ownership true rootInfo true\n");
+    assert_eq!(engine.line(long), "=8");
+    let line = engine.line(long);
+    // A raw newline stops the analysis (KataGo's rule) and gets no answer of its own.
+    engine.send("\n");
+    loop {
+        if engine.line(long).is_empty() {
+            break;
+        }
+    }
+    let (blocks, ownership) = line.split_once(" ownership ").expect("an ownership field");
+    assert!(blocks.starts_with("info move "));
+    assert!(blocks.contains(" rootInfo visits "));
+    let values: Vec<&str> = ownership.split(' ').collect();
+    assert_eq!(values.len(), 81, "{ownership}");
+    for value in &values {
+        assert!(value.contains('.'), "{value}");
+        let number: f64 = value.parse().expect("a number");
+        assert!((-1.0..=1.0).contains(&number));
+    }
+    // E5 (row 5, column E) is black's stone: row 5 from the top is index 4.
+    let e5: f64 = values[4 * 9 + 4].parse().expect("a number");
+    assert!(e5 > 0.5, "E5 should be Black's, ownership {e5}");
+    engine.send("9 protocol_version\n");
+    assert_eq!(engine.answer(long), vec!["=9 2".to_string()]);
+
+    // avoid: no shown move, and no move of the avoided colour in a variation's first ply.
+    engine.send("10 lz-analyze b 10 avoid b D4:F6,G7 1 minmoves 5\n");
+    assert_eq!(engine.line(long), "=10");
+    let line = engine.line(long);
+    engine.send("11 name\n");
+    while !engine.line(long).is_empty() {}
+    assert_eq!(engine.answer(long), vec!["=11 ishi".to_string()]);
+    let avoided = ["D4", "E4", "F4", "D5", "F5", "D6", "E6", "F6", "G7"];
+    for block in line.split("info ").skip(1) {
+        let chosen = block.split(' ').nth(1).unwrap_or_default();
+        assert!(
+            !avoided.contains(&chosen),
+            "{chosen} was to be avoided: {line}"
+        );
+    }
+
+    // lz-genmove_analyze: info lines, then `play`, then the empty line; the move is played.
+    engine.send("12 lz-genmove_analyze b 5\n");
+    let answer = engine.answer(long);
+    assert_eq!(answer[0], "=12");
+    let last = answer.last().expect("a play line");
+    assert!(last.starts_with("play "), "{answer:?}");
+    assert!(answer[1..answer.len() - 1]
+        .iter()
+        .all(|line| line.starts_with("info ")));
+    let chosen = &last["play ".len()..];
+    engine.send("13 is_legal w pass\n");
+    assert_eq!(engine.answer(long), vec!["=13 1".to_string()]);
+    if chosen != "pass" && chosen != "resign" {
+        engine.send(&format!("14 is_legal w {chosen}\n"));
+        assert_eq!(
+            engine.answer(long),
+            vec!["=14 0".to_string()],
+            "the generated move {chosen} is on the board"
+        );
+    }
+    let stderr = engine.quit("quit\n");
+    assert_quiet_stderr(&stderr);
+}
+
+#[test]
+fn pondering_answers_clock_and_moves_at_once() {
+    let mut engine = Engine::start(&["--threads", "2", "--ponder", "--playouts", "300"]);
+    let long = Duration::from_secs(30);
+    engine.send("boardsize 9\nclear_board\ngenmove b\n");
+    engine.answer(long);
+    engine.answer(long);
+    engine.answer(long);
+    // The engine now thinks on White's move; each command is answered within a blink, and
+    // pondering resumes after it.
+    for command in [
+        "time_left b 100 0",
+        "time_left w 100 0",
+        "play w C3",
+        "time_left b 90 0",
+        "showboard",
+    ] {
+        thread::sleep(Duration::from_millis(150));
+        let sent = Instant::now();
+        engine.send(&format!("{command}\n"));
+        let answer = engine.answer(long);
+        assert!(answer[0].starts_with('='), "{command}: {answer:?}");
+        assert!(
+            sent.elapsed() < Duration::from_millis(500),
+            "{command} waited {:?} while pondering",
+            sent.elapsed()
+        );
+    }
+    engine.quit("quit\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The documentation
+// ---------------------------------------------------------------------------------------------
+
+/// The engine arguments of every `/path/to/ishi ...` command line in `docs/clients.md`: up to
+/// a backtick, a quote, a table bar or the end of the line, or the rest of a JSON list.
+fn documented_command_lines(text: &str) -> Vec<Vec<String>> {
+    const PLACEHOLDER: &str = "/path/to/ishi";
+    let mut lines = Vec::new();
+    for (at, _) in text.match_indices(PLACEHOLDER) {
+        let rest = &text[at + PLACEHOLDER.len()..];
+        let arguments: Vec<String> = if let Some(list) = rest.strip_prefix("\",") {
+            let end = list.find(']').unwrap_or(list.len());
+            list[..end]
+                .split(',')
+                .map(|item| item.trim().trim_matches('"').to_string())
+                .filter(|item| !item.is_empty())
+                .collect()
+        } else {
+            let end = rest.find(['`', '"', '\n', '|']).unwrap_or(rest.len());
+            rest[..end].split_whitespace().map(str::to_string).collect()
+        };
+        lines.push(arguments);
+    }
+    lines
+}
+
+#[test]
+fn documented_engine_command_lines_are_accepted() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/clients.md");
+    let text = std::fs::read_to_string(&path).expect("docs/clients.md is readable");
+    let lines = documented_command_lines(&text);
+    assert!(lines.len() >= 8, "found only {lines:?}");
+    assert!(lines
+        .iter()
+        .any(|arguments| arguments.contains(&"0.17".to_string())));
+    for arguments in lines {
+        let borrowed: Vec<&str> = arguments.iter().map(String::as_str).collect();
+        let mut engine = Engine::start(&borrowed);
+        engine.send("1 protocol_version\n2 name\n");
+        let long = Duration::from_secs(10);
+        assert_eq!(
+            engine.answer(long),
+            vec!["=1 2".to_string()],
+            "{arguments:?}"
+        );
+        assert_eq!(
+            engine.answer(long),
+            vec!["=2 ishi".to_string()],
+            "{arguments:?}"
+        );
+        engine.quit("3 quit\n");
+    }
+}
