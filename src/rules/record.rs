@@ -163,7 +163,7 @@ pub fn game_from_record(
                     SgfMove::Pass => Move::Pass,
                     SgfMove::Place(point) => Move::Place(point_from_sgf(*point, size)),
                 };
-                game.play(*color, chosen)
+                game.play_recorded(*color, chosen)
                     .map_err(|_| RecordError::IllegalMove { number })?;
             }
             SgfEvent::Setup(setup) => {
@@ -284,6 +284,23 @@ mod tests {
         let empty = Game::new(9, Rules::chinese(), 7.5);
         let record = record_from_game(&empty, None);
         assert_eq!(record.setup.player_to_move, None);
+    }
+
+    #[test]
+    fn a_record_that_repeats_a_position_loads_under_superko_rules() {
+        // B3 C3 A2 D2 B1 C1 pass B2 C2 pass pass, then white retakes at B2 and black at C2:
+        // legal under simple ko, a repetition under superko.
+        let text =
+            "(;SZ[5];B[bc];W[cc];B[ad];W[dd];B[be];W[ce];B[];W[bd];B[cd];W[];B[];W[bd];B[cd])";
+        let record = sgf::parse(text).unwrap();
+        let game = game_from_record(&record, None, Rules::chinese(), 7.5).unwrap();
+        assert_eq!(game.move_count(), 13);
+        assert_eq!(game.to_move(), Color::White);
+        let occupied = sgf::parse("(;SZ[5];B[bc];W[bc])").unwrap();
+        assert_eq!(
+            game_from_record(&occupied, None, Rules::chinese(), 7.5).unwrap_err(),
+            RecordError::IllegalMove { number: 2 }
+        );
     }
 
     #[test]
