@@ -582,14 +582,37 @@ impl Engine {
             .map_err(|_| SetupError::BoardNotEmpty)
     }
 
-    /// Places setup stones (`gogui-setup`): only before the first move.
+    /// Places setup stones (`gogui-setup`): only before the first move, all or none. Setup
+    /// stones capture nothing, so a list that would leave a chain without liberties is
+    /// refused rather than silently losing stones the controller still shows.
     ///
     /// # Errors
-    /// `board not empty` when moves were played.
+    /// `board not empty` when moves were played; `bad vertex list` when a chain would be
+    /// left without liberties. The game is then unchanged.
     pub fn setup(&mut self, stones: &[(Color, Point)]) -> Result<(), SetupError> {
+        let saved = self.game.clone();
         self.game
             .setup(stones)
-            .map_err(|_| SetupError::BoardNotEmpty)
+            .map_err(|_| SetupError::BoardNotEmpty)?;
+        let before = saved.board();
+        let after = self.game.board();
+        let wanted = before
+            .points()
+            .filter(|&point| {
+                before.stone(point).is_some() || stones.iter().any(|&(_, stone)| stone == point)
+            })
+            .count();
+        let kept = after.stone_counts().iter().sum::<usize>() == wanted;
+        let placed = stones.iter().enumerate().all(|(index, &(color, point))| {
+            let replaced_later = stones[index + 1..].iter().any(|&(_, later)| later == point);
+            replaced_later || after.stone(point) == Some(color)
+        });
+        if kept && placed {
+            Ok(())
+        } else {
+            self.game = saved;
+            Err(SetupError::BadVertexList)
+        }
     }
 
     /// Sets the colour to move (`gogui-setup_player`).
@@ -847,6 +870,37 @@ mod tests {
             assert_eq!(points.len(), count);
             assert_eq!(engine.game().board().stone_counts(), [count, 0]);
         }
+    }
+
+    #[test]
+    fn setup_that_would_capture_is_refused_whole() {
+        let at = |text: &str| match crate::rules::point::parse_move(text, 9).unwrap() {
+            Move::Place(point) => point,
+            Move::Pass => unreachable!(),
+        };
+        let mut engine = Engine::new(Settings::default());
+        // A1 would have no liberty: refused, and A2 and B1 are not placed either.
+        let corner = [
+            (Color::White, at("A2")),
+            (Color::White, at("B1")),
+            (Color::Black, at("A1")),
+        ];
+        assert_eq!(engine.setup(&corner), Err(SetupError::BadVertexList));
+        assert_eq!(engine.game().board().stone_counts(), [0, 0]);
+        // The same stones in two steps: the second would capture the first step's A1.
+        engine
+            .setup(&[(Color::Black, at("A1")), (Color::White, at("A2"))])
+            .unwrap();
+        assert_eq!(
+            engine.setup(&[(Color::White, at("B1"))]),
+            Err(SetupError::BadVertexList)
+        );
+        assert_eq!(engine.game().board().stone_counts(), [1, 1]);
+        // A later entry for the same point replaces an earlier one.
+        engine
+            .setup(&[(Color::Black, at("E5")), (Color::White, at("E5"))])
+            .unwrap();
+        assert_eq!(engine.game().board().stone(at("E5")), Some(Color::White));
     }
 
     #[test]

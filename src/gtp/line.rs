@@ -14,7 +14,9 @@ pub struct Command {
 }
 
 /// Applies GTP preprocessing to a raw line: removes control characters other than tab and
-/// newline (CR included) and DEL, cuts a `#` comment, turns tabs into spaces and trims.
+/// newline (CR included) and DEL, cuts a `#` comment, turns tabs into spaces and trims the
+/// spaces. Only space and tab are GTP whitespace: a line of other Unicode spaces (U+00A0,
+/// U+3000) is a command, to be answered, not an empty line.
 pub fn preprocess(raw: &str) -> String {
     let without_comment = match raw.find('#') {
         Some(position) => &raw[..position],
@@ -29,7 +31,7 @@ pub fn preprocess(raw: &str) -> String {
             character => Some(character),
         })
         .collect::<String>()
-        .trim()
+        .trim_matches(' ')
         .to_string()
 }
 
@@ -77,6 +79,16 @@ mod tests {
         assert_eq!(preprocess("name\u{7}\u{1b}"), "name");
         assert_eq!(preprocess("# only a comment"), "");
         assert_eq!(preprocess("na\u{7f}me"), "name");
+    }
+
+    #[test]
+    fn only_space_and_tab_are_whitespace() {
+        // A line of no-break spaces is not empty: it must get an answer, or the controller
+        // waits forever.
+        assert_eq!(preprocess("\u{a0}"), "\u{a0}");
+        assert_eq!(parse("\u{a0}").unwrap().name, "\u{a0}");
+        assert_eq!(parse(" 4 \u{3000}name ").unwrap().name, "\u{3000}name");
+        assert_eq!(parse(" \t \r"), None);
     }
 
     #[test]

@@ -163,7 +163,7 @@ pub fn game_from_record(
                     SgfMove::Pass => Move::Pass,
                     SgfMove::Place(point) => Move::Place(point_from_sgf(*point, size)),
                 };
-                game.play(*color, chosen)
+                game.play_recorded(*color, chosen)
                     .map_err(|_| RecordError::IllegalMove { number })?;
             }
             SgfEvent::Setup(setup) => {
@@ -208,14 +208,18 @@ pub fn record_from_game(game: &Game, result: Option<String>) -> SgfGame {
             None => {}
         }
     }
-    let first_mover = game.moves().next().map(|(color, _)| color);
+    // With no moves yet, the side to move now is the one to move at the start.
+    let first_mover = game
+        .moves()
+        .next()
+        .map_or_else(|| game.to_move(), |(color, _)| color);
     let natural = if game.handicap() > 0 {
         Color::White
     } else {
         Color::Black
     };
-    if let Some(color) = first_mover.filter(|&color| color != natural) {
-        record.setup.player_to_move = Some(color);
+    if first_mover != natural {
+        record.setup.player_to_move = Some(first_mover);
     }
     for (color, chosen) in game.moves() {
         let chosen = match chosen {
@@ -261,6 +265,42 @@ mod tests {
         let partial = game_from_record(&record, Some(3), Rules::chinese(), 7.5).unwrap();
         assert_eq!(partial.move_count(), 2);
         assert_eq!(partial.to_move(), Color::White);
+    }
+
+    #[test]
+    fn the_side_to_move_of_a_setup_without_moves_survives_the_round_trip() {
+        let mut game = Game::new(9, Rules::chinese(), 7.5);
+        let stone = match parse_move("E5", 9).unwrap() {
+            Move::Place(point) => point,
+            Move::Pass => unreachable!(),
+        };
+        game.setup(&[(Color::Black, stone)]).unwrap();
+        game.set_to_move(Color::White);
+        let text = sgf::write(&record_from_game(&game, None));
+        let loaded =
+            game_from_record(&sgf::parse(&text).unwrap(), None, Rules::chinese(), 7.5).unwrap();
+        assert_eq!(loaded.to_move(), Color::White, "{text}");
+        // The usual side to move needs no PL.
+        let empty = Game::new(9, Rules::chinese(), 7.5);
+        let record = record_from_game(&empty, None);
+        assert_eq!(record.setup.player_to_move, None);
+    }
+
+    #[test]
+    fn a_record_that_repeats_a_position_loads_under_superko_rules() {
+        // B3 C3 A2 D2 B1 C1 pass B2 C2 pass pass, then white retakes at B2 and black at C2:
+        // legal under simple ko, a repetition under superko.
+        let text =
+            "(;SZ[5];B[bc];W[cc];B[ad];W[dd];B[be];W[ce];B[];W[bd];B[cd];W[];B[];W[bd];B[cd])";
+        let record = sgf::parse(text).unwrap();
+        let game = game_from_record(&record, None, Rules::chinese(), 7.5).unwrap();
+        assert_eq!(game.move_count(), 13);
+        assert_eq!(game.to_move(), Color::White);
+        let occupied = sgf::parse("(;SZ[5];B[bc];W[bc])").unwrap();
+        assert_eq!(
+            game_from_record(&occupied, None, Rules::chinese(), 7.5).unwrap_err(),
+            RecordError::IllegalMove { number: 2 }
+        );
     }
 
     #[test]
