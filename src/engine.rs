@@ -878,7 +878,7 @@ mod tests {
             Move::Place(point) => point,
             Move::Pass => unreachable!(),
         };
-        let mut engine = Engine::new(Settings::default());
+        let mut engine = Engine::new(Settings::default()).unwrap();
         // A1 would have no liberty: refused, and A2 and B1 are not placed either.
         let corner = [
             (Color::White, at("A2")),

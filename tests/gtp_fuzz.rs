@@ -596,7 +596,8 @@ fn in_process_session(output: &SharedOutput) -> Session {
             seed: 1,
             playouts: Some(16),
             ..Settings::default()
-        }),
+        })
+        .expect("default settings make an engine"),
         output: Box::new(output.clone()),
         input: receiver,
         interrupt: Arc::new(AtomicBool::new(false)),
