@@ -17,6 +17,9 @@ use crate::search::tree::{
 };
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 
+/// The largest score margin, in half-points, that a playout adds to the statistics.
+const MAXIMUM_HALF_POINTS: f64 = 1.0e6;
+
 /// What all workers of one search share (read-only apart from the counters and flags).
 pub struct Context<'a> {
     /// The tree.
@@ -336,7 +339,11 @@ impl Worker {
                 None => RESULT_SCALE / 2,
             }
         };
-        let black_half_points = (outcome.black_margin * 2.0).round() as i64;
+        // GTP accepts any finite komi: cap the margin so that `komi 1e300` cannot overflow
+        // the score sums (a board margin is at most 625 points).
+        let black_half_points = (outcome.black_margin * 2.0)
+            .round()
+            .clamp(-MAXIMUM_HALF_POINTS, MAXIMUM_HALF_POINTS) as i64;
         let root_to_move = context.root_to_move;
         let to_move_at = |depth: usize| -> Color {
             if depth.is_multiple_of(2) {
