@@ -21,8 +21,9 @@ const BINARY: &str = env!("CARGO_BIN_EXE_ishi");
 struct Engine {
     child: Child,
     input: ChildStdin,
+    /// Lines of stdout, without their `\n`, in arrival order.
     lines: Receiver<Vec<u8>>,
-    /// Bytes of stdout, in arrival order, for checks on the exact framing.
+    /// Lines of stderr, gathered when the process ends.
     stderr: Arc<Mutex<Vec<String>>>,
 }
 
@@ -260,9 +261,10 @@ fn lizzie_session_with_ids_integer_analysis_and_name_as_stop() {
     let header = engine.line(Duration::from_secs(5));
     assert_eq!(
         header,
-        format!("={analysis}"),
+        format!("={analysis} "),
         "the header comes first, alone"
     );
+    assert_eq!(lizzie_answer_id(&header), analysis);
     let mut info_lines = Vec::new();
     while info_lines.len() < 3 {
         let line = engine.line(Duration::from_secs(10));
@@ -635,7 +637,7 @@ fn katago_grammar_ownership_restrictions_and_raw_newline_stop() {
 
     // Ownership after the info blocks: 81 floats with a decimal point, from Black's view.
     engine.send("8 kata-analyze b interval 20 ownership true rootInfo true\n");
-    assert_eq!(engine.line(long), "=8");
+    assert_eq!(engine.line(long), "=8 ");
     let line = engine.line(long);
     // A raw newline stops the analysis (KataGo's rule) and gets no answer of its own.
     engine.send("\n");
@@ -662,7 +664,7 @@ fn katago_grammar_ownership_restrictions_and_raw_newline_stop() {
 
     // avoid: no shown move, and no move of the avoided colour in a variation's first ply.
     engine.send("10 lz-analyze b 10 avoid b D4:F6,G7 1 minmoves 5\n");
-    assert_eq!(engine.line(long), "=10");
+    assert_eq!(engine.line(long), "=10 ");
     let line = engine.line(long);
     engine.send("11 name\n");
     while !engine.line(long).is_empty() {}
@@ -679,7 +681,7 @@ fn katago_grammar_ownership_restrictions_and_raw_newline_stop() {
     // lz-genmove_analyze: info lines, then `play`, then the empty line; the move is played.
     engine.send("12 lz-genmove_analyze b 5\n");
     let answer = engine.answer(long);
-    assert_eq!(answer[0], "=12");
+    assert_eq!(answer[0], "=12 ");
     let last = answer.last().expect("a play line");
     assert!(last.starts_with("play "), "{answer:?}");
     assert!(answer[1..answer.len() - 1]

@@ -24,6 +24,7 @@ use crate::gtp::Session;
 use crate::rules::color::Color;
 use crate::rules::point::{move_text, parse_move, point_at, vertex_text, Move, VertexError};
 use crate::search::{Limits, Reporter, SearchParams, SearchSummary};
+use crossbeam_channel::Select;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -827,7 +828,8 @@ fn replace_ignoring_case(text: &str, pattern: &str, replacement: &str) -> String
 // The commands: search through the engine, stream through the session
 // ---------------------------------------------------------------------------------------------
 
-/// How often the input watcher looks for a pending line while an analysis runs.
+/// How long the input watcher waits for a line at a time before it looks at the interrupt
+/// flag and whether the analysis has finished.
 const INPUT_POLL: Duration = Duration::from_millis(5);
 
 /// Search time between two ownership reports when `kata-analyze ... ownership true` gives no
@@ -915,12 +917,15 @@ pub fn analyze(
     let finished = AtomicBool::new(false);
     std::thread::scope(|scope| {
         scope.spawn(|| {
+            // Ready means a line is waiting or the input has ended; nothing is taken from it.
+            let mut waiting = Select::new();
+            waiting.recv(input);
             while !finished.load(Ordering::SeqCst) {
-                if !input.is_empty() || interrupt.load(Ordering::SeqCst) {
+                let ready = waiting.ready_timeout(INPUT_POLL).is_ok();
+                if ready || interrupt.load(Ordering::SeqCst) {
                     stop.store(true, Ordering::SeqCst);
                     return;
                 }
-                std::thread::sleep(INPUT_POLL);
             }
         });
         let unlimited = Limits::default();

@@ -50,9 +50,11 @@ impl Session {
     /// When the output is closed.
     pub fn start_streaming(&mut self) -> std::io::Result<()> {
         self.streamed = true;
+        // The space after `=id`, as in every answer: GoGui takes the result after the first
+        // space, and Lizzie and Sabaki trim it.
         let header = match self.current_id {
-            Some(id) => format!("={id}\n"),
-            None => "=\n".to_string(),
+            Some(id) => format!("={id} \n"),
+            None => "= \n".to_string(),
         };
         self.output.write_all(header.as_bytes())?;
         self.output.flush()
