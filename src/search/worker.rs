@@ -343,7 +343,8 @@ impl Worker {
         // the score sums (a board margin is at most 625 points).
         let black_half_points = (outcome.black_margin * 2.0)
             .round()
-            .clamp(-MAXIMUM_HALF_POINTS, MAXIMUM_HALF_POINTS) as i64;
+            .clamp(-MAXIMUM_HALF_POINTS, MAXIMUM_HALF_POINTS)
+            as i64;
         let root_to_move = context.root_to_move;
         let to_move_at = |depth: usize| -> Color {
             if depth.is_multiple_of(2) {
