@@ -1502,6 +1502,28 @@ mod tests {
     }
 
     #[test]
+    fn search_parameters_show_as_gogui_types() {
+        let shown = parameter_values(&SearchParams::default());
+        let kind = |name: &str| {
+            shown
+                .iter()
+                .find(|(known, _)| known == name)
+                .map(|(_, value)| value.clone())
+        };
+        assert!(
+            matches!(kind("playout"), Some(ParameterValue::Choice(_, choices)) if choices.len() == 2)
+        );
+        assert!(matches!(
+            kind("priors"),
+            Some(ParameterValue::Boolean(true))
+        ));
+        assert!(matches!(kind("equiv_rave"), Some(ParameterValue::Text(_))));
+        assert_eq!(shown.len(), SearchParams::names().len());
+        let text = gogui_parameters(&shown);
+        assert!(text.lines().all(|line| line.starts_with('[')));
+    }
+
+    #[test]
     fn log_lines_never_look_like_engine_output() {
         for message in [
             "info move D4",
