@@ -324,7 +324,10 @@ impl Search {
                 handles.push(scope.spawn(move || worker.run(context)));
             }
             loop {
-                if context.finished_workers.load(Acquire) >= handles.len() {
+                // A worker that panicked never reports finished, but its thread has ended.
+                if context.finished_workers.load(Acquire) >= handles.len()
+                    || handles.iter().all(|handle| handle.is_finished())
+                {
                     break;
                 }
                 let elapsed = start.elapsed();
