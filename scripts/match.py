@@ -16,6 +16,10 @@ Examples:
     python3 scripts/match.py --engine "target/release/ishi --playouts 5000" \\
         --opponent "target/release/ishi --playouts 2500" --sprt 0,30 --games 2000 -j 2
     python3 scripts/match.py --time-settings "10 1 1" --random-opening 4 --games 20
+    python3 scripts/match.py --engine "target/release/ishi --threads 1 --seed {game} --playouts 10000"
+
+`{game}` in an engine's command line is replaced by the game's number: deterministic engines
+(ishi in deterministic mode, GNU Go) would otherwise repeat the same game every other game.
     python3 scripts/match.py --self-test
 
 Game end: two consecutive passes (scored by the referee), a resignation, an
@@ -836,8 +840,11 @@ class GamePlay:
     def start_players(self) -> None:
         for role in ROLES:
             info = self.config.engines[role]
+            # `{game}` in a command line becomes the game's number, so a deterministic
+            # engine can take a different seed in every game (`--seed {game}`).
+            command = [word.replace("{game}", str(self.index)) for word in info.command]
             try:
-                engine = GtpEngine(info.command, role, self.log_path(role), self.traffic_log)
+                engine = GtpEngine(command, role, self.log_path(role), self.traffic_log)
             except EngineCrashed as failure:
                 raise GameOver(role, "crash", f"engine {role}: {failure}") from None
             self.players[role] = Player(role, self.record.colour_of(role), info, engine)
