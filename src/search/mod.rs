@@ -305,9 +305,12 @@ impl Search {
             if let Some(first) = self.workers.first_mut() {
                 first.probe_ownership(&context, PASS_PROBE_PLAYOUTS);
                 let (sums, count) = first.ownership();
-                let margin = end_of_game_margin(game, sums, count);
+                // An unclear position counts as a loss for the pass: play on to settle it.
+                let judged = end_of_game_margin(game, sums, count);
+                let losing = if to_move == Color::Black { -1.0 } else { 1.0 };
+                let margin = judged.unwrap_or(losing);
                 context.pass_margin = margin;
-                context.pass_margin_known = true;
+                context.pass_margin_known = judged.is_some();
                 first.reset(move_seed);
                 // Expand the root now so the pass child exists, then mark it.
                 first.iterate(&context);
@@ -418,26 +421,37 @@ fn handicap_compensation(game: &Game) -> f64 {
     }
 }
 
-/// Black's margin if the game ended now: stones count as dead when Benson says so or when
-/// the playouts give their point to the other colour at least 3 times in 4.
-fn end_of_game_margin(game: &Game, ownership_sums: &[i64], playouts: u64) -> f64 {
+/// Black's margin if the game ended now, or `None` when some stone's fate is unclear (the
+/// game is not over yet: play on to settle it). Stones count as dead when Benson says so or
+/// when the playouts give their point to the other colour clearly (mean ownership beyond
+/// [`CLEAR_OWNERSHIP`]); a stone whose point is not clearly owned by anyone is unclear.
+fn end_of_game_margin(game: &Game, ownership_sums: &[i64], playouts: u64) -> Option<f64> {
     let board: &Board = game.board();
     let mut status = score::pass_alive_status(board);
-    if playouts > 0 {
-        for point in board.points() {
-            let Some(color) = board.stone(point) else {
-                continue;
-            };
-            let mean = ownership_sums[point.index()] as f64 / playouts as f64;
-            let own_share = if color == Color::Black { mean } else { -mean };
-            if own_share < -0.5 {
-                status.dead[point.index()] = true;
-            }
+    if playouts == 0 {
+        return None;
+    }
+    for point in board.points() {
+        let Some(color) = board.stone(point) else {
+            continue;
+        };
+        if status.dead[point.index()] {
+            continue;
+        }
+        let mean = ownership_sums[point.index()] as f64 / playouts as f64;
+        let own_share = if color == Color::Black { mean } else { -mean };
+        if own_share <= -CLEAR_OWNERSHIP {
+            status.dead[point.index()] = true;
+        } else if own_share < CLEAR_OWNERSHIP {
+            return None;
         }
     }
     let final_score = score::score(board, &status, game.rules(), game.komi(), game.handicap());
-    final_score.margin()
+    Some(final_score.margin())
 }
+
+/// Mean ownership beyond which a stone's fate counts as settled at the end of a game.
+const CLEAR_OWNERSHIP: f64 = 0.6;
 
 /// Marks the root's pass child as the end of the game, won or lost for `to_move` by
 /// `black_margin`, and clears its old statistics.
@@ -591,8 +605,18 @@ fn summarize(
             .cmp(&first.visits)
             .then(second.win_rate.total_cmp(&first.win_rate))
     });
-    // Never pass into a loss when something else was searched.
-    if candidates.len() > 1 && candidates[0].chosen == Move::Pass && candidates[0].win_rate < 0.5 {
+    // Never pass into a loss when something else was searched, nor pass before the end when
+    // a move is about as good (under area scoring playing on costs nothing; the game ends
+    // when the opponent has passed and the position is settled).
+    let ends_game = game.consecutive_passes() >= 1;
+    let best_other = candidates
+        .iter()
+        .filter(|candidate| candidate.chosen != Move::Pass)
+        .map(|candidate| candidate.win_rate)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let pass_first = candidates.len() > 1 && candidates[0].chosen == Move::Pass;
+    let pass_not_better = !ends_game && pass_first && candidates[0].win_rate < best_other + 0.02;
+    if pass_first && (candidates[0].win_rate < 0.5 || pass_not_better) {
         let pass = candidates.remove(0);
         let position = candidates
             .iter()

@@ -11,7 +11,7 @@ use crate::search::params::SearchParams;
 use crate::search::patterns;
 use crate::search::playout::{encode, play_out, Outcome, PlayoutSettings, Random};
 use crate::search::priors::{compute_priors, Prior, PriorScratch};
-use crate::search::select::{amaf_weight, urgency, Blend};
+use crate::search::select::{amaf_weight, fast_urgency, urgency, Blend};
 use crate::search::tree::{
     Tree, EXPANDED, EXPANDING, LEAF, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN,
 };
@@ -302,6 +302,7 @@ impl Worker {
         let tree = context.tree;
         let params = context.params;
         let parent_visits = tree.node(index).visits.load(Relaxed) as f64;
+        let inverse_equiv_rave = 1.0 / params.equiv_rave;
         let mut best = None;
         let mut best_urgency = f64::NEG_INFINITY;
         for child in children {
@@ -309,14 +310,18 @@ impl Worker {
             if index == 0 && !context.root_legal[node.point.load(Relaxed) as usize] {
                 continue;
             }
-            let blend = Blend::from_statistics(&node.statistics());
-            let value = urgency(
-                &blend,
-                parent_visits,
-                params.equiv_rave,
-                params.explore,
-                params.first_play_urgency,
-            );
+            let statistics = node.statistics();
+            let value = if params.explore > 0.0 {
+                urgency(
+                    &Blend::from_statistics(&statistics),
+                    parent_visits,
+                    params.equiv_rave,
+                    params.explore,
+                    params.first_play_urgency,
+                )
+            } else {
+                fast_urgency(&statistics, inverse_equiv_rave, params.first_play_urgency)
+            };
             if value > best_urgency {
                 best_urgency = value;
                 best = Some(child);
