@@ -704,6 +704,47 @@ mod tests {
     }
 
     #[test]
+    fn search_is_send() {
+        fn assert_send<T: Send>() {}
+        assert_send::<Search>();
+    }
+
+    #[test]
+    fn capture_go_takes_the_winning_capture() {
+        let board = Board::from_diagram(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . X O . . . .
+             . . . X O X . . .
+             . . . . X . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        let mut stones = Vec::new();
+        for point in board.points() {
+            if let Some(color) = board.stone(point) {
+                stones.push((color, point));
+            }
+        }
+        let mut game = Game::new(9, Rules::capture(1), 0.0);
+        game.setup(&stones).unwrap();
+        let mut search = Search::new(SearchParams::default(), 1, 2, 1 << 26);
+        let summary = search_game(&mut search, &game, 1000);
+        // White E6-E5 has two liberties (E7, F6); black to move cannot capture at once, but
+        // after black F6 white is in atari. Any move is legal; the search must at least not
+        // let white capture first and should find the atari.
+        assert!(game.is_legal(Color::Black, summary.best));
+        assert!(
+            summary.win_rate > 0.5,
+            "black should be winning: {}",
+            summary.win_rate
+        );
+    }
+
+    #[test]
     fn same_seed_gives_the_same_summary() {
         let game = Game::new(9, Rules::chinese(), 7.5);
         let mut first = Search::new(SearchParams::default(), 1, 42, 1 << 26);

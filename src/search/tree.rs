@@ -86,6 +86,21 @@ impl Node {
         }
     }
 
+    /// The numbers selection reads (score and point left at zero).
+    #[inline(always)]
+    pub fn selection_statistics(&self) -> NodeStatistics {
+        NodeStatistics {
+            point: 0,
+            visits: self.visits.load(Relaxed),
+            wins: self.wins.load(Relaxed),
+            amaf_visits: self.amaf_visits.load(Relaxed),
+            amaf_wins: self.amaf_wins.load(Relaxed),
+            prior_visits: self.prior_visits.load(Relaxed),
+            prior_wins: self.prior_wins.load(Relaxed),
+            score_sum: 0,
+        }
+    }
+
     /// The children's arena range, if expanded.
     #[inline]
     pub fn children(&self) -> Option<std::ops::Range<u32>> {

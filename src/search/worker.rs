@@ -310,7 +310,7 @@ impl Worker {
             if index == 0 && !context.root_legal[node.point.load(Relaxed) as usize] {
                 continue;
             }
-            let statistics = node.statistics();
+            let statistics = node.selection_statistics();
             let value = if params.explore > 0.0 {
                 urgency(
                     &Blend::from_statistics(&statistics),
