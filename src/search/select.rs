@@ -117,6 +117,41 @@ pub fn amaf_weight(offset: usize, length: usize, distance_rave: u32) -> u32 {
     1 + extra as u32
 }
 
+/// [`amaf_weight`] for every offset of one node without a division per move: built once
+/// per node from the sequence length after it.
+#[derive(Clone, Copy, Debug)]
+pub struct AmafWeights {
+    span: u64,
+    scale: u64,
+    enabled: bool,
+}
+
+impl AmafWeights {
+    /// Weights for a sequence of `length` moves after the node.
+    #[inline]
+    pub fn new(length: usize, distance_rave: u32) -> AmafWeights {
+        let enabled = distance_rave > 1 && length > 0;
+        let span = length.max(1) as u64;
+        // Rounded up, so that the product floors exactly (length < 2^21).
+        let scale = ((distance_rave.max(1) as u64 - 1) << 32).div_ceil(span);
+        AmafWeights {
+            span,
+            scale,
+            enabled,
+        }
+    }
+
+    /// The weight of the move `offset` moves after the node.
+    #[inline(always)]
+    pub fn weight(&self, offset: usize) -> u32 {
+        if !self.enabled {
+            return 1;
+        }
+        let remaining = self.span - (offset as u64).min(self.span);
+        1 + ((remaining * self.scale) >> 32) as u32
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,6 +229,22 @@ mod tests {
         assert_eq!(blend.visits, 20.0);
         assert_eq!(blend.value, 0.75);
         assert_eq!(blend.amaf_value, 0.25);
+    }
+
+    #[test]
+    fn fast_amaf_weights_equal_the_formula() {
+        for distance_rave in [1, 2, 3, 5] {
+            for length in [1, 2, 3, 7, 90, 107, 1000, 2047] {
+                let weights = AmafWeights::new(length, distance_rave);
+                for offset in 0..length {
+                    assert_eq!(
+                        weights.weight(offset),
+                        amaf_weight(offset, length, distance_rave),
+                        "offset {offset} length {length} distance {distance_rave}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
