@@ -305,17 +305,19 @@ impl Search {
             if let Some(first) = self.workers.first_mut() {
                 first.probe_ownership(&context, PASS_PROBE_PLAYOUTS);
                 let (sums, count) = first.ownership();
-                // An unclear position counts as a loss for the pass: play on to settle it.
+                // In a settled position the pass is scored; in an unclear one it stays an
+                // ordinary child and is chosen only when clearly better than playing on
+                // (a seki must not be broken just to avoid passing).
                 let judged = end_of_game_margin(game, sums, count);
-                let losing = if to_move == Color::Black { -1.0 } else { 1.0 };
-                let margin = judged.unwrap_or(losing);
-                context.pass_margin = margin;
-                context.pass_margin_known = judged.is_some();
                 first.reset(move_seed);
-                // Expand the root now so the pass child exists, then mark it.
+                // Expand the root now so the pass child exists.
                 first.iterate(&context);
                 context.playouts.fetch_add(1, Relaxed);
-                mark_root_pass(tree, to_move, margin);
+                if let Some(margin) = judged {
+                    context.pass_margin = margin;
+                    context.pass_margin_known = true;
+                    mark_root_pass(tree, to_move, margin);
+                }
             }
         }
 
@@ -615,7 +617,8 @@ fn summarize(
         .map(|candidate| candidate.win_rate)
         .fold(f64::NEG_INFINITY, f64::max);
     let pass_first = candidates.len() > 1 && candidates[0].chosen == Move::Pass;
-    let pass_not_better = !ends_game && pass_first && candidates[0].win_rate < best_other + 0.02;
+    let judged_end = ends_game && context.pass_margin_known;
+    let pass_not_better = !judged_end && pass_first && candidates[0].win_rate < best_other + 0.02;
     if pass_first && (candidates[0].win_rate < 0.5 || pass_not_better) {
         let pass = candidates.remove(0);
         let position = candidates
@@ -827,7 +830,15 @@ mod tests {
         game.setup(&stones).unwrap();
         let mut search = Search::new(SearchParams::default(), 1, 9, 1 << 26);
         let summary = search_game(&mut search, &game, 2000);
-        assert_eq!(summary.best, parse_move("E4", 9).unwrap());
+        // Black wins in many ways here; the capture must be among the best.
+        let capture = parse_move("E4", 9).unwrap();
+        let candidate = summary
+            .candidates
+            .iter()
+            .find(|candidate| candidate.chosen == capture)
+            .expect("the capture was searched");
+        assert!(candidate.win_rate >= summary.win_rate - 0.05);
+        assert!(candidate.visits >= 100, "capture visits {}", candidate.visits);
     }
 
     #[test]
