@@ -305,9 +305,7 @@ impl Search {
             if let Some(first) = self.workers.first_mut() {
                 first.probe_ownership(&context, PASS_PROBE_PLAYOUTS);
                 let (sums, count) = first.ownership();
-                // In a settled position the pass is scored; in an unclear one it stays an
-                // ordinary child and is chosen only when clearly better than playing on
-                // (a seki must not be broken just to avoid passing).
+                // The pass that ends the game is scored, dead stones judged by ownership.
                 let judged = end_of_game_margin(game, sums, count);
                 first.reset(move_seed);
                 // Expand the root now so the pass child exists.
@@ -423,10 +421,10 @@ fn handicap_compensation(game: &Game) -> f64 {
     }
 }
 
-/// Black's margin if the game ended now, or `None` when some stone's fate is unclear (the
-/// game is not over yet: play on to settle it). Stones count as dead when Benson says so or
-/// when the playouts give their point to the other colour clearly (mean ownership beyond
-/// [`CLEAR_OWNERSHIP`]); a stone whose point is not clearly owned by anyone is unclear.
+/// Black's margin if the game ended now, or `None` without playouts to judge by. Stones
+/// count as dead when Benson says so or when the playouts give their point to the other
+/// colour more often than to their own (the referee removes dead stones; a game that ends
+/// by passes is over, so each stone goes to its likelier fate).
 fn end_of_game_margin(game: &Game, ownership_sums: &[i64], playouts: u64) -> Option<f64> {
     let board: &Board = game.board();
     let mut status = score::pass_alive_status(board);
@@ -437,23 +435,15 @@ fn end_of_game_margin(game: &Game, ownership_sums: &[i64], playouts: u64) -> Opt
         let Some(color) = board.stone(point) else {
             continue;
         };
-        if status.dead[point.index()] {
-            continue;
-        }
         let mean = ownership_sums[point.index()] as f64 / playouts as f64;
         let own_share = if color == Color::Black { mean } else { -mean };
-        if own_share <= -CLEAR_OWNERSHIP {
+        if own_share < 0.0 {
             status.dead[point.index()] = true;
-        } else if own_share < CLEAR_OWNERSHIP {
-            return None;
         }
     }
     let final_score = score::score(board, &status, game.rules(), game.komi(), game.handicap());
     Some(final_score.margin())
 }
-
-/// Mean ownership beyond which a stone's fate counts as settled at the end of a game.
-const CLEAR_OWNERSHIP: f64 = 0.6;
 
 /// Marks the root's pass child as the end of the game, won or lost for `to_move` by
 /// `black_margin`, and clears its old statistics.
