@@ -828,7 +828,11 @@ mod tests {
             .find(|candidate| candidate.chosen == capture)
             .expect("the capture was searched");
         assert!(candidate.win_rate >= summary.win_rate - 0.05);
-        assert!(candidate.visits >= 100, "capture visits {}", candidate.visits);
+        assert!(
+            candidate.visits >= 100,
+            "capture visits {}",
+            candidate.visits
+        );
     }
 
     #[test]
