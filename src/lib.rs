@@ -10,5 +10,8 @@
 //!
 //! Start reading at `rules::board`, then `rules::game`, then `engine`.
 
+pub mod engine;
+pub mod gtp;
 pub mod rules;
 pub mod search;
+pub mod time;

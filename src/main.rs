@@ -1,1 +1,146 @@
-fn main() {}
+//! The `ishi` binary: reads the command line into engine settings, sets up logging on stderr
+//! (quiet by default), and runs the GTP loop on stdin/stdout. `ishi bench` prints speed
+//! figures instead.
+
+use clap::{Parser, Subcommand};
+use ishi::engine::{Engine, Level, Settings};
+use ishi::rules::rules::Rules;
+use std::io::BufReader;
+
+/// ishi: a Monte-Carlo tree search Go engine speaking GTP on stdin/stdout.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Arguments {
+    /// Board size at start-up (2 to 25); GTP `boardsize` changes it.
+    #[arg(long, default_value_t = 9)]
+    size: usize,
+    /// Rules: chinese, japanese, korean, tromp-taylor, aga, new-zealand, capture:N.
+    #[arg(long, default_value = "chinese")]
+    rules: String,
+    /// Komi at start-up (default: the ruleset's); GTP `komi` changes it.
+    #[arg(long)]
+    komi: Option<f64>,
+    /// Search threads (default: the number of cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seed of the random choices; with --threads 1 and --playouts the moves are reproducible.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Playouts per move (overrides the level; time settings still cap it).
+    #[arg(long)]
+    playouts: Option<u64>,
+    /// Seconds per move when the controller sends no time settings.
+    #[arg(long)]
+    move_time: Option<f64>,
+    /// Resign when the win rate falls below this (0 never resigns).
+    #[arg(long, default_value_t = 0.1)]
+    resign: f64,
+    /// Strength: easy (300 playouts), medium (5,000), hard (all the clock allows).
+    #[arg(long, default_value = "hard")]
+    level: String,
+    /// Think during the opponent's turn.
+    #[arg(long)]
+    ponder: bool,
+    /// Network lag allowance in milliseconds, kept in reserve on every move.
+    #[arg(long, default_value_t = 200)]
+    lag_ms: u64,
+    /// Memory cap of the search tree in MiB.
+    #[arg(long, default_value_t = 2048)]
+    max_tree_mb: usize,
+    /// Search parameter as name=value (repeatable); see README.
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    parameters: Vec<String>,
+    /// Answer GTP `version` with this text (e.g. 0.17 for Lizzie's Leela Zero check).
+    #[arg(long)]
+    report_version: Option<String>,
+    /// Log more to stderr (-v info, -vv debug); RUST_LOG also works.
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Option<Action>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Action {
+    /// Prints playouts per second and a deterministic search signature.
+    Bench,
+}
+
+fn main() {
+    let arguments = Arguments::parse();
+    let default_filter = match arguments.verbose {
+        0 => "error",
+        1 => "info",
+        _ => "debug",
+    };
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(default_filter))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let settings = match settings_from(&arguments) {
+        Ok(settings) => settings,
+        Err(message) => {
+            eprintln!("ishi: {message}");
+            std::process::exit(2);
+        }
+    };
+    if let Some(Action::Bench) = arguments.command {
+        // The report goes to stdout: `ishi bench` is not a GTP session.
+        print!(
+            "{}",
+            ishi::search::bench::bench_report(settings.threads, 1.0)
+        );
+        return;
+    }
+    let engine = match Engine::new(settings) {
+        Ok(engine) => engine,
+        Err(message) => {
+            eprintln!("ishi: {message}");
+            std::process::exit(2);
+        }
+    };
+    let input = BufReader::new(std::io::stdin());
+    let output = Box::new(std::io::stdout());
+    if let Err(error) = ishi::gtp::run(engine, input, output) {
+        log::error!("output closed: {error}");
+    }
+}
+
+fn settings_from(arguments: &Arguments) -> Result<Settings, String> {
+    let rules: Rules = arguments
+        .rules
+        .parse()
+        .map_err(|error| format!("{error}"))?;
+    if !ishi::rules::game::Game::size_is_valid(arguments.size) {
+        return Err(format!("board size {} is not in 2..25", arguments.size));
+    }
+    let level = Level::parse(&arguments.level)
+        .ok_or_else(|| format!("unknown level {} (easy, medium, hard)", arguments.level))?;
+    let mut parameters = Vec::new();
+    for pair in &arguments.parameters {
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("--param {pair}: expected name=value"))?;
+        parameters.push((name.trim().to_string(), value.trim().to_string()));
+    }
+    let threads = arguments.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|count| count.get())
+            .unwrap_or(1)
+    });
+    Ok(Settings {
+        size: arguments.size,
+        rules,
+        komi: arguments.komi,
+        threads: threads.max(1),
+        seed: arguments.seed,
+        playouts: arguments.playouts,
+        move_time: arguments.move_time,
+        resign_threshold: arguments.resign,
+        level,
+        ponder: arguments.ponder,
+        lag_milliseconds: arguments.lag_ms,
+        max_tree_megabytes: arguments.max_tree_mb,
+        parameters,
+        version_override: arguments.report_version.clone(),
+    })
+}

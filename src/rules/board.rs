@@ -378,9 +378,10 @@ impl Board {
         }
         if self.is_suicide(point, color) {
             // A suicide that removes only a single stone changes nothing and is never legal.
-            let lone = self.neighbours(point).iter().all(|neighbour| {
-                self.cells[neighbour.index()] != Cell::stone(color)
-            });
+            let lone = self
+                .neighbours(point)
+                .iter()
+                .all(|neighbour| self.cells[neighbour.index()] != Cell::stone(color));
             if !suicide_allowed || lone {
                 return Err(IllegalMove::Suicide);
             }
@@ -677,7 +678,8 @@ impl Board {
                         let current = members[cursor];
                         cursor += 1;
                         for neighbour in self.neighbours(current) {
-                            if self.cells[neighbour.index()] == cell && !members.contains(&neighbour)
+                            if self.cells[neighbour.index()] == cell
+                                && !members.contains(&neighbour)
                             {
                                 members.push(neighbour);
                             }
@@ -773,12 +775,18 @@ impl Board {
     pub fn from_diagram(diagram: &str) -> Result<Board, String> {
         let rows: Vec<Vec<char>> = diagram
             .lines()
-            .map(|line| line.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
+            .map(|line| {
+                line.chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect::<Vec<_>>()
+            })
             .filter(|row| !row.is_empty())
             .collect();
         let size = rows.len();
         if !Board::size_is_valid(size) || rows.iter().any(|row| row.len() != size) {
-            return Err(format!("diagram is not a square board of size 2..25 ({size} rows)"));
+            return Err(format!(
+                "diagram is not a square board of size 2..25 ({size} rows)"
+            ));
         }
         let mut board = Board::new(size);
         for (top_row, row) in rows.iter().enumerate() {
@@ -876,7 +884,9 @@ mod tests {
         )
         .unwrap();
         let capture = at(&board, "C3");
-        board.try_play(Move::Place(capture), Color::Black, false).unwrap();
+        board
+            .try_play(Move::Place(capture), Color::Black, false)
+            .unwrap();
         assert_eq!(board.captures(Color::Black), 1);
         assert_eq!(board.stone(at(&board, "B3")), None);
         assert_eq!(board.ko_point_for(Color::White), Some(at(&board, "B3")));
@@ -889,7 +899,7 @@ mod tests {
 
     #[test]
     fn suicide_is_refused_unless_allowed() {
-        let mut board = Board::from_diagram(
+        let board = Board::from_diagram(
             ". X .
              X X .
              . . .",
@@ -925,7 +935,9 @@ mod tests {
             board.check_move(point, Color::White, false),
             Err(IllegalMove::Suicide)
         );
-        board.try_play(Move::Place(point), Color::White, true).unwrap();
+        board
+            .try_play(Move::Place(point), Color::White, true)
+            .unwrap();
         assert_eq!(board.stone(at(&board, "B4")), None);
         assert_eq!(board.stone(at(&board, "A3")), None);
         assert_eq!(board.captures(Color::Black), 3);
@@ -937,10 +949,14 @@ mod tests {
         let mut board = Board::new(5);
         for vertex in ["B2", "D2", "C3"] {
             let point = at(&board, vertex);
-            board.try_play(Move::Place(point), Color::Black, false).unwrap();
+            board
+                .try_play(Move::Place(point), Color::Black, false)
+                .unwrap();
         }
         let join = at(&board, "C2");
-        board.try_play(Move::Place(join), Color::Black, false).unwrap();
+        board
+            .try_play(Move::Place(join), Color::Black, false)
+            .unwrap();
         board.check_consistency().unwrap();
         assert_eq!(board.chain_size(join), 4);
         assert_eq!(board.liberties(join), 8);
@@ -972,7 +988,8 @@ mod tests {
                 let mut board = Board::new(size);
                 let mut color = Color::Black;
                 for _ in 0..size * size * 3 {
-                    let point = point_at(random.gen_range(0..size), random.gen_range(0..size), size);
+                    let point =
+                        point_at(random.gen_range(0..size), random.gen_range(0..size), size);
                     let chosen = if random.gen_range(0..20) == 0 {
                         Move::Pass
                     } else {

@@ -64,6 +64,11 @@ impl Game {
         }
     }
 
+    /// Whether a game can be played on a board of this size (2 to 25).
+    pub fn size_is_valid(size: usize) -> bool {
+        Board::size_is_valid(size)
+    }
+
     /// The current board.
     #[inline]
     pub fn board(&self) -> &Board {
@@ -206,6 +211,24 @@ impl Game {
         Ok(())
     }
 
+    /// Plays a move that was already played elsewhere (the main line of a game record):
+    /// refuses only what no ruleset allows (a point off the board or occupied, the suicide of
+    /// a lone stone) and skips the ko, superko and multi-stone suicide checks, which the
+    /// record's own rules decided. The move enters the history, so later checks see it.
+    ///
+    /// # Errors
+    /// Why the move cannot be played on this board at all; the game is then unchanged.
+    pub fn play_recorded(&mut self, color: Color, chosen: Move) -> Result<(), IllegalMove> {
+        if let Move::Place(point) = chosen {
+            match self.board.check_move(point, color, true) {
+                Ok(()) | Err(IllegalMove::Ko) => {}
+                Err(error) => return Err(error),
+            }
+        }
+        self.play_legal(color, chosen);
+        Ok(())
+    }
+
     /// Plays a move already checked with [`Game::check_move`].
     fn play_legal(&mut self, color: Color, chosen: Move) {
         self.played.push(Played {
@@ -279,7 +302,8 @@ impl Game {
     /// # Errors
     /// When moves have already been played.
     pub fn place_handicap(&mut self, points: &[Point]) -> Result<(), SetupAfterMoves> {
-        let stones: Vec<(Color, Point)> = points.iter().map(|&point| (Color::Black, point)).collect();
+        let stones: Vec<(Color, Point)> =
+            points.iter().map(|&point| (Color::Black, point)).collect();
         self.setup(&stones)?;
         self.handicap = points.len() as u32;
         self.set_to_move(Color::White);
@@ -398,6 +422,41 @@ mod tests {
                 "{rules}"
             );
         }
+    }
+
+    #[test]
+    fn recorded_moves_skip_the_repetition_rules_only() {
+        let mut game = Game::new(5, Rules::chinese(), 7.5);
+        moves(&mut game, "B3 C3 A2 D2 B1 C1 pass B2 C2 pass pass");
+        // White's retake repeats a position: positional superko forbids it in play, but a
+        // record made under other rules may hold it.
+        let retake = parse_move("B2", 5).unwrap();
+        assert_eq!(
+            game.check_move(Color::White, retake),
+            Err(IllegalMove::Superko)
+        );
+        game.play_recorded(Color::White, retake).unwrap();
+        // And the immediate ko recapture that follows in such a record.
+        let recapture = parse_move("C2", 5).unwrap();
+        assert_eq!(
+            game.check_move(Color::Black, recapture),
+            Err(IllegalMove::Ko)
+        );
+        game.play_recorded(Color::Black, recapture).unwrap();
+        // Occupied points and lone-stone suicide are refused under every ruleset.
+        let occupied = parse_move("B3", 5).unwrap();
+        assert_eq!(
+            game.play_recorded(Color::White, occupied),
+            Err(IllegalMove::Occupied)
+        );
+        assert_eq!(game.move_count(), 13);
+        let mut corner = Game::new(5, Rules::chinese(), 7.5);
+        moves(&mut corner, "pass A2 pass B1");
+        let suicide = parse_move("A1", 5).unwrap();
+        assert_eq!(
+            corner.play_recorded(Color::Black, suicide),
+            Err(IllegalMove::Suicide)
+        );
     }
 
     #[test]

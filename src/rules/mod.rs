@@ -6,8 +6,12 @@ pub mod board;
 pub mod color;
 pub mod game;
 pub mod point;
+pub mod record;
+// The design names this file rules/rules.rs: the Rules value of the rules core.
+#[allow(clippy::module_inception)]
 pub mod rules;
 pub mod score;
+pub mod sgf;
 pub mod zobrist;
 
 pub use board::{Board, Cell, IllegalMove};
@@ -15,4 +19,3 @@ pub use color::Color;
 pub use game::Game;
 pub use point::{Move, Point};
 pub use rules::Rules;
-

@@ -358,7 +358,10 @@ mod tests {
             assert_eq!(rules.to_string(), name);
         }
         assert_eq!("NZ".parse::<Rules>().unwrap(), Rules::new_zealand());
-        assert_eq!("new_zealand".parse::<Rules>().unwrap(), Rules::new_zealand());
+        assert_eq!(
+            "new_zealand".parse::<Rules>().unwrap(),
+            Rules::new_zealand()
+        );
         assert_eq!("Korean".parse::<Rules>().unwrap(), Rules::japanese());
         assert!("go".parse::<Rules>().is_err());
         assert!("capture:0".parse::<Rules>().is_err());

@@ -153,7 +153,13 @@ fn flood_region(
 /// nobody). Territory: surrounded empty points (and the points of dead stones) plus
 /// prisoners taken during the game plus dead stones; regions touching a seki stone count for
 /// nobody. White gets the komi and, under area rules that give it, the handicap bonus.
-pub fn score(board: &Board, status: &StoneStatus, rules: &Rules, komi: f64, handicap: u32) -> Score {
+pub fn score(
+    board: &Board,
+    status: &StoneStatus,
+    rules: &Rules,
+    komi: f64,
+    handicap: u32,
+) -> Score {
     let owners = area_owners(board, &status.dead);
     let mut black = 0.0;
     let mut white = komi;
@@ -305,7 +311,11 @@ fn benson_for(
         regions.push(members);
     }
     // For each region: the chains bordering it, and the chains it is vital to.
-    let chain_index = |point: Point| chain_heads.iter().position(|&head| head == board.chain(point));
+    let chain_index = |point: Point| {
+        chain_heads
+            .iter()
+            .position(|&head| head == board.chain(point))
+    };
     let mut bordering: Vec<Vec<usize>> = vec![Vec::new(); regions.len()];
     let mut vital_to: Vec<Vec<usize>> = vec![Vec::new(); regions.len()];
     for (id, members) in regions.iter().enumerate() {
@@ -339,15 +349,15 @@ fn benson_for(
     let mut region_alive = vec![true; regions.len()];
     loop {
         let mut changed = false;
-        for chain in 0..chain_heads.len() {
-            if !chain_alive[chain] {
+        for (chain, chain_is_alive) in chain_alive.iter_mut().enumerate() {
+            if !*chain_is_alive {
                 continue;
             }
             let vital_regions = (0..regions.len())
                 .filter(|&id| region_alive[id] && vital_to[id].contains(&chain))
                 .count();
             if vital_regions < 2 {
-                chain_alive[chain] = false;
+                *chain_is_alive = false;
                 changed = true;
             }
         }
@@ -455,7 +465,13 @@ mod tests {
             X . O",
         )
         .unwrap();
-        let result = score(&board, &StoneStatus::all_alive(&board), &Rules::chinese(), 0.0, 0);
+        let result = score(
+            &board,
+            &StoneStatus::all_alive(&board),
+            &Rules::chinese(),
+            0.0,
+            0,
+        );
         assert_eq!(result.black, 3.0);
         assert_eq!(result.white, 3.0);
         assert_eq!(result.to_string(), "0");
@@ -476,7 +492,10 @@ mod tests {
         .unwrap();
         let analysis = pass_alive(&board);
         assert_eq!(analysis.alive[at(&board, "B7").index()], Some(Color::Black));
-        assert_eq!(analysis.territory[at(&board, "A7").index()], Some(Color::Black));
+        assert_eq!(
+            analysis.territory[at(&board, "A7").index()],
+            Some(Color::Black)
+        );
         assert_eq!(analysis.alive[at(&board, "B1").index()], None);
         let status = pass_alive_status(&board);
         assert!(!status.dead[at(&board, "B7").index()]);

@@ -44,7 +44,11 @@ mod tests {
     #[test]
     fn keys_are_distinct_and_cover_the_board() {
         assert!(covers_largest_board());
-        let mut all: Vec<u64> = BLACK_KEYS.iter().chain(WHITE_KEYS.iter()).copied().collect();
+        let mut all: Vec<u64> = BLACK_KEYS
+            .iter()
+            .chain(WHITE_KEYS.iter())
+            .copied()
+            .collect();
         all.sort_unstable();
         all.dedup();
         assert_eq!(all.len(), 2 * KEY_COUNT);

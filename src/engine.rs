@@ -1,0 +1,872 @@
+//! The engine: one game with its rules and komi, the settings chosen on the command line, the
+//! clocks and the search. GTP handlers call these methods and only format what they return;
+//! every rule decision is made here or below. Knows nothing of the protocol's text.
+
+use crate::rules::board::IllegalMove;
+use crate::rules::color::Color;
+use crate::rules::game::{Game, NothingToUndo};
+use crate::rules::point::{point_at, Move, Point};
+use crate::rules::record::{self, RecordError};
+use crate::rules::rules::Rules;
+use crate::rules::score::{self, Score, StoneStatus};
+use crate::rules::sgf;
+use crate::search::{Limits, Reporter, Search, SearchParams, SearchSummary};
+use crate::time::{self, Budget, Clock, TimeError, TimeSettings};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Seconds per move when neither a clock, `--playouts` nor `--move-time` limits the search.
+pub const DEFAULT_MOVE_SECONDS: f64 = 2.0;
+
+/// Root visits needed before a resignation is trusted.
+pub const RESIGN_MINIMUM_VISITS: u64 = 1_000;
+
+/// Playing strength presets for people who want a fair opponent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// A few hundred playouts per move.
+    Easy,
+    /// About five thousand playouts per move.
+    Medium,
+    /// Everything the clock allows.
+    Hard,
+}
+
+impl Level {
+    /// Parses `easy`, `medium` or `hard`.
+    pub fn parse(text: &str) -> Option<Level> {
+        match text.to_ascii_lowercase().as_str() {
+            "easy" => Some(Level::Easy),
+            "medium" => Some(Level::Medium),
+            "hard" => Some(Level::Hard),
+            _ => None,
+        }
+    }
+
+    /// The playout cap of the level, `None` for no cap.
+    pub fn playouts(self) -> Option<u64> {
+        match self {
+            Level::Easy => Some(300),
+            Level::Medium => Some(5_000),
+            Level::Hard => None,
+        }
+    }
+}
+
+/// Settings fixed at start-up from the command line.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Board size at start-up.
+    pub size: usize,
+    /// Rules at start-up (and after `clear_board` unless GTP changed them).
+    pub rules: Rules,
+    /// Komi at start-up, when given on the command line.
+    pub komi: Option<f64>,
+    /// Worker threads of the search.
+    pub threads: usize,
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// Fixed playouts per move, when set.
+    pub playouts: Option<u64>,
+    /// Fixed seconds per move when no time settings are known.
+    pub move_time: Option<f64>,
+    /// Resign below this win rate (0 disables).
+    pub resign_threshold: f64,
+    /// Strength preset.
+    pub level: Level,
+    /// Search during the opponent's time.
+    pub ponder: bool,
+    /// Network lag allowance in milliseconds.
+    pub lag_milliseconds: u64,
+    /// Tree memory cap in MiB.
+    pub max_tree_megabytes: usize,
+    /// `name=value` pairs for the search parameters.
+    pub parameters: Vec<(String, String)>,
+    /// What `version` answers instead of ishi's own version (Lizzie's Leela Zero check).
+    pub version_override: Option<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            size: 9,
+            rules: Rules::chinese(),
+            komi: None,
+            threads: 1,
+            seed: 0,
+            playouts: None,
+            move_time: None,
+            resign_threshold: 0.1,
+            level: Level::Hard,
+            ponder: false,
+            lag_milliseconds: 200,
+            max_tree_megabytes: 2048,
+            parameters: Vec::new(),
+            version_override: None,
+        }
+    }
+}
+
+/// What the engine decided to do with its turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Play (or pass).
+    Play(Move),
+    /// Give up the game.
+    Resign,
+}
+
+/// Errors of setup commands, with GTP's texts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// `invalid number of stones`.
+    InvalidNumberOfStones,
+    /// `board not empty`.
+    BoardNotEmpty,
+    /// `bad vertex list`.
+    BadVertexList,
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(match self {
+            SetupError::InvalidNumberOfStones => "invalid number of stones",
+            SetupError::BoardNotEmpty => "board not empty",
+            SetupError::BadVertexList => "bad vertex list",
+        })
+    }
+}
+
+/// `boardsize` outside 2..=25.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnacceptableSize;
+
+impl std::fmt::Display for UnacceptableSize {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("unacceptable size")
+    }
+}
+
+/// Which stones `final_status_list` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatusKind {
+    Alive,
+    Dead,
+    Seki,
+}
+
+/// The engine state behind GTP.
+pub struct Engine {
+    settings: Settings,
+    game: Game,
+    /// Komi sent by GTP `komi`; survives `boardsize` and `clear_board`.
+    komi_override: Option<f64>,
+    search: Search,
+    /// Seconds of CPU time spent generating moves.
+    thinking_seconds: f64,
+    /// The time system of the game.
+    time_settings: TimeSettings,
+    /// Each colour's clock, black first.
+    clocks: [Clock; 2],
+    /// Whether the controller sent `time_left` for a colour since that colour's last move.
+    clock_reported: [bool; 2],
+}
+
+impl Engine {
+    /// A new engine with an empty board.
+    ///
+    /// # Errors
+    /// When a `--param` name or value is not understood.
+    pub fn new(settings: Settings) -> Result<Engine, String> {
+        let size = if Game::size_is_valid(settings.size) {
+            settings.size
+        } else {
+            9
+        };
+        let komi = settings
+            .komi
+            .unwrap_or_else(|| settings.rules.default_komi());
+        let game = Game::new(size, settings.rules, komi);
+        let mut parameters = SearchParams::default();
+        for (name, value) in &settings.parameters {
+            parameters.set(name, value)?;
+        }
+        let search = Search::new(
+            parameters,
+            settings.threads,
+            settings.seed,
+            settings.max_tree_megabytes.saturating_mul(1 << 20),
+        );
+        Ok(Engine {
+            komi_override: settings.komi,
+            settings,
+            game,
+            search,
+            thinking_seconds: 0.0,
+            time_settings: TimeSettings::Unlimited,
+            clocks: [Clock::new(&TimeSettings::Unlimited); 2],
+            clock_reported: [false; 2],
+        })
+    }
+
+    /// Sets the time system and fills both clocks.
+    pub fn set_time_settings(&mut self, settings: TimeSettings) {
+        self.clocks = [Clock::new(&settings); 2];
+        self.clock_reported = [false; 2];
+        self.time_settings = settings;
+    }
+
+    /// The time system of the game.
+    pub fn time_settings(&self) -> &TimeSettings {
+        &self.time_settings
+    }
+
+    /// Updates a clock from GTP `time_left`.
+    ///
+    /// # Errors
+    /// When the values are not a valid clock.
+    pub fn set_time_left(
+        &mut self,
+        color: Color,
+        seconds: f64,
+        stones: u32,
+    ) -> Result<(), TimeError> {
+        self.clocks[color.index()] = Clock::from_time_left(&self.time_settings, seconds, stones)?;
+        self.clock_reported[color.index()] = true;
+        Ok(())
+    }
+
+    /// The thinking budget for `color`'s next move under the clock, `None` without limits.
+    pub fn time_budget(&self, color: Color) -> Option<Budget> {
+        let size = self.game.size();
+        time::budget(
+            &self.time_settings,
+            &self.clocks[color.index()],
+            size * size,
+            self.game.move_count(),
+            std::time::Duration::from_millis(self.settings.lag_milliseconds),
+        )
+    }
+
+    /// Charges `color`'s clock for a move that took `elapsed`, unless the controller keeps
+    /// the clock itself with `time_left`.
+    fn charge_clock(&mut self, color: Color, elapsed: std::time::Duration) {
+        let index = color.index();
+        if !self.clock_reported[index] {
+            let lag = std::time::Duration::from_millis(self.settings.lag_milliseconds);
+            self.clocks[index] =
+                time::charge(self.clocks[index], &self.time_settings, elapsed + lag);
+        }
+        self.clock_reported[index] = false;
+    }
+
+    /// Loads a game from an SGF file, up to (not including) move `before_move`, and returns
+    /// the colour to move.
+    ///
+    /// # Errors
+    /// A message when the file cannot be read, parsed or replayed.
+    pub fn load_sgf(&mut self, path: &str, before_move: Option<usize>) -> Result<Color, String> {
+        let text = std::fs::read(path).map_err(|error| format!("{path}: {error}"))?;
+        let text = String::from_utf8_lossy(&text);
+        let parsed = sgf::parse(&text).map_err(|error| error.to_string())?;
+        let game = record::game_from_record(&parsed, before_move, *self.game.rules(), self.komi())
+            .map_err(|error: RecordError| error.to_string())?;
+        if parsed.komi.is_some() {
+            self.komi_override = Some(game.komi());
+        }
+        let to_move = game.to_move();
+        self.game = game;
+        Ok(to_move)
+    }
+
+    /// The game as SGF text, with the result when both players passed.
+    pub fn game_record(&mut self) -> String {
+        let result = if self.game.both_passed() {
+            let score = self.final_score();
+            Some(match score.winner() {
+                None => "0".to_string(),
+                Some(_) => score.to_string(),
+            })
+        } else {
+            None
+        };
+        sgf::write(&record::record_from_game(&self.game, result))
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Seconds spent thinking on moves so far.
+    pub fn thinking_seconds(&self) -> f64 {
+        self.thinking_seconds
+    }
+
+    fn komi(&self) -> f64 {
+        self.komi_override
+            .unwrap_or_else(|| self.game.rules().default_komi())
+    }
+
+    /// Changes the board size and clears the board.
+    ///
+    /// # Errors
+    /// When the size is outside 2..=25.
+    pub fn set_board_size(&mut self, size: usize) -> Result<(), UnacceptableSize> {
+        if !Game::size_is_valid(size) {
+            return Err(UnacceptableSize);
+        }
+        self.game = Game::new(size, *self.game.rules(), self.komi());
+        Ok(())
+    }
+
+    /// Clears the board, keeping size, rules and komi.
+    pub fn clear_board(&mut self) {
+        self.game = Game::new(self.game.size(), *self.game.rules(), self.komi());
+    }
+
+    /// Sets the komi; it stays in force through `boardsize` and `clear_board`.
+    pub fn set_komi(&mut self, komi: f64) {
+        self.komi_override = Some(komi);
+        self.game.set_komi(komi);
+    }
+
+    /// Changes the rules; the ruleset's komi applies unless GTP sent one.
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.game.set_rules(rules);
+        self.game.set_komi(self.komi());
+    }
+
+    /// Plays a move of either colour with full legality checks.
+    ///
+    /// # Errors
+    /// Why the move is illegal.
+    pub fn play(&mut self, color: Color, chosen: Move) -> Result<(), IllegalMove> {
+        self.game.play(color, chosen)
+    }
+
+    /// Takes back one move.
+    ///
+    /// # Errors
+    /// When there is nothing to take back.
+    pub fn undo(&mut self) -> Result<(), NothingToUndo> {
+        self.game.undo()
+    }
+
+    /// Chooses a move for `color`, plays it, charges the clock, and returns it. `stop` ends
+    /// the search early (GoGui's `# interrupt`); the best move so far is played then.
+    pub fn generate_move(&mut self, color: Color, stop: &AtomicBool) -> Decision {
+        let started = Instant::now();
+        let decision = self.choose_move(color, stop);
+        self.charge_clock(color, started.elapsed());
+        if let Decision::Play(chosen) = decision {
+            if let Err(error) = self.game.play(color, chosen) {
+                log::error!("the search chose an illegal move ({error}); passing instead");
+                let _ = self.game.play(color, Move::Pass);
+                return Decision::Play(Move::Pass);
+            }
+        }
+        decision
+    }
+
+    /// Chooses a move for `color` without playing it (`reg_genmove`, hints).
+    pub fn choose_move(&mut self, color: Color, stop: &AtomicBool) -> Decision {
+        let started = Instant::now();
+        let game = self.game_for(color);
+        if game.capture_winner().is_some() {
+            return Decision::Play(Move::Pass);
+        }
+        let limits = self.move_limits(color);
+        let summary = self.search.run(&game, &limits, stop, None);
+        self.thinking_seconds += started.elapsed().as_secs_f64();
+        log::info!(
+            "{} {}: {} playouts in {:.2}s, win rate {:.3}, score lead {:.1}",
+            color,
+            crate::rules::point::move_text(summary.best, game.size()),
+            summary.playouts,
+            summary.elapsed.as_secs_f64(),
+            summary.win_rate,
+            summary.score_lead
+        );
+        self.decide(&game, &summary)
+    }
+
+    /// Runs a search for `color` under `limits`, calling `report` every interval; the tree
+    /// is kept for the next move (analysis and pondering).
+    pub fn search_with(
+        &mut self,
+        color: Color,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: Option<Reporter<'_>>,
+    ) -> SearchSummary {
+        let game = self.game_for(color);
+        self.search.run(&game, limits, stop, report)
+    }
+
+    /// Thinks on the position for the side to move until `stop` is set (pondering).
+    pub fn ponder(&mut self, stop: &AtomicBool, should_stop: &mut dyn FnMut() -> bool) {
+        if self.game.both_passed() || self.game.capture_winner().is_some() {
+            return;
+        }
+        let color = self.game.to_move();
+        let mut check = |_: &SearchSummary| {
+            if should_stop() {
+                stop.store(true, Ordering::SeqCst);
+            }
+        };
+        let limits = Limits::default();
+        let game = self.game_for(color);
+        let summary = self.search.run(
+            &game,
+            &limits,
+            stop,
+            Some((&mut check, Duration::from_millis(10))),
+        );
+        log::info!("pondered {} playouts", summary.playouts);
+    }
+
+    /// Per point index, the mean final owner in the last search's playouts (+1 black, -1
+    /// white); empty before any search.
+    pub fn ownership(&self) -> Vec<f32> {
+        self.search.ownership()
+    }
+
+    /// The game with `color` to move.
+    fn game_for(&self, color: Color) -> Game {
+        let mut game = self.game.clone();
+        if game.to_move() != color {
+            game.set_to_move(color);
+        }
+        game
+    }
+
+    /// The limits of a move search: playouts from the settings or level, time from the
+    /// clock, `--move-time`, or the default.
+    pub fn move_limits(&self, color: Color) -> Limits {
+        let playouts = self.settings.playouts.or(self.settings.level.playouts());
+        let mut limits = Limits {
+            playouts,
+            soft_time: None,
+            hard_time: None,
+            early_stop: true,
+        };
+        if let Some(budget) = self.time_budget(color) {
+            limits.soft_time = Some(budget.soft);
+            limits.hard_time = Some(budget.hard);
+        } else if let Some(seconds) = self.settings.move_time {
+            let time = Duration::from_secs_f64(seconds.max(0.01));
+            limits.soft_time = Some(time);
+            limits.hard_time = Some(time);
+        } else if playouts.is_none() {
+            let time = Duration::from_secs_f64(DEFAULT_MOVE_SECONDS);
+            limits.soft_time = Some(time);
+            limits.hard_time = Some(time);
+        }
+        limits
+    }
+
+    /// Turns a search result into a decision: resign when hopeless, otherwise the best move.
+    fn decide(&self, game: &Game, summary: &SearchSummary) -> Decision {
+        let threshold = self.settings.resign_threshold;
+        let size = game.size();
+        let past_opening = game.move_count() >= size * size / 4;
+        if threshold > 0.0
+            && past_opening
+            && summary.root_visits >= RESIGN_MINIMUM_VISITS
+            && summary.win_rate < threshold
+        {
+            return Decision::Resign;
+        }
+        Decision::Play(summary.best)
+    }
+
+    /// The stones of the end-of-game status, one chain per inner list.
+    pub fn final_status_list(&mut self, kind: StatusKind) -> Vec<Vec<Point>> {
+        let status = self.final_status();
+        let board = self.game.board();
+        let mut chains: Vec<Vec<Point>> = Vec::new();
+        let mut seen = vec![false; board.array_length()];
+        for point in board.points() {
+            if board.stone(point).is_none() || seen[point.index()] {
+                continue;
+            }
+            let stones: Vec<Point> = board.chain_stones(point).collect();
+            for stone in &stones {
+                seen[stone.index()] = true;
+            }
+            let dead = status.dead[point.index()];
+            let seki = status.seki[point.index()];
+            let wanted = match kind {
+                StatusKind::Dead => dead,
+                StatusKind::Seki => seki && !dead,
+                StatusKind::Alive => !dead && !seki,
+            };
+            if wanted {
+                let mut sorted = stones;
+                sorted.sort();
+                chains.push(sorted);
+            }
+        }
+        chains
+    }
+
+    /// The end-of-game status of every stone.
+    fn final_status(&mut self) -> StoneStatus {
+        score::pass_alive_status(self.game.board())
+    }
+
+    /// The score of the current position with the dead stones removed.
+    pub fn final_score(&mut self) -> Score {
+        let status = self.final_status();
+        let game = &self.game;
+        if let Some(winner) = game.capture_winner() {
+            // Capture Go: the winner is whoever reached the target; report it as a margin of
+            // the captures.
+            let black = game.board().captures(Color::Black) as f64;
+            let white = game.board().captures(Color::White) as f64;
+            let (black, white) = match winner {
+                Color::Black => (black.max(white + 1.0), white),
+                Color::White => (black, white.max(black + 1.0)),
+            };
+            return Score { black, white };
+        }
+        score::score(
+            game.board(),
+            &status,
+            game.rules(),
+            game.komi(),
+            game.handicap(),
+        )
+    }
+
+    /// Places handicap stones at the GTP specification's fixed points.
+    ///
+    /// # Errors
+    /// `invalid number of stones` or `board not empty`.
+    pub fn fixed_handicap(&mut self, count: usize) -> Result<Vec<Point>, SetupError> {
+        let points = fixed_handicap_points(self.game.size(), count)
+            .ok_or(SetupError::InvalidNumberOfStones)?;
+        self.place_handicap(&points)?;
+        Ok(points)
+    }
+
+    /// Places `count` handicap stones where the engine likes them: the fixed points first,
+    /// then spread out on the third and fourth lines; always exactly `count` stones.
+    ///
+    /// # Errors
+    /// `invalid number of stones` or `board not empty`.
+    pub fn place_free_handicap(&mut self, count: usize) -> Result<Vec<Point>, SetupError> {
+        let size = self.game.size();
+        if count < 2 || count >= size * size {
+            return Err(SetupError::InvalidNumberOfStones);
+        }
+        if !self.game.is_empty() {
+            return Err(SetupError::BoardNotEmpty);
+        }
+        let fixed_maximum = maximum_fixed_handicap(size);
+        let mut points = if fixed_maximum >= 2 {
+            fixed_handicap_points(size, count.min(fixed_maximum)).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        while points.len() < count {
+            match farthest_free_point(size, &points) {
+                Some(point) => points.push(point),
+                None => return Err(SetupError::InvalidNumberOfStones),
+            }
+        }
+        self.place_handicap(&points)?;
+        Ok(points)
+    }
+
+    /// Places handicap stones chosen by the controller.
+    ///
+    /// # Errors
+    /// `bad vertex list` for fewer than two stones, repeats or too many; `board not empty`.
+    pub fn set_free_handicap(&mut self, points: &[Point]) -> Result<(), SetupError> {
+        let size = self.game.size();
+        let mut unique = points.to_vec();
+        unique.sort();
+        unique.dedup();
+        if points.len() < 2 || unique.len() != points.len() || points.len() >= size * size {
+            return Err(SetupError::BadVertexList);
+        }
+        self.place_handicap(points)
+    }
+
+    fn place_handicap(&mut self, points: &[Point]) -> Result<(), SetupError> {
+        if !self.game.is_empty() {
+            return Err(SetupError::BoardNotEmpty);
+        }
+        self.game
+            .place_handicap(points)
+            .map_err(|_| SetupError::BoardNotEmpty)
+    }
+
+    /// Places setup stones (`gogui-setup`): only before the first move, all or none. Setup
+    /// stones capture nothing, so a list that would leave a chain without liberties is
+    /// refused rather than silently losing stones the controller still shows.
+    ///
+    /// # Errors
+    /// `board not empty` when moves were played; `bad vertex list` when a chain would be
+    /// left without liberties. The game is then unchanged.
+    pub fn setup(&mut self, stones: &[(Color, Point)]) -> Result<(), SetupError> {
+        let saved = self.game.clone();
+        self.game
+            .setup(stones)
+            .map_err(|_| SetupError::BoardNotEmpty)?;
+        let before = saved.board();
+        let after = self.game.board();
+        let wanted = before
+            .points()
+            .filter(|&point| {
+                before.stone(point).is_some() || stones.iter().any(|&(_, stone)| stone == point)
+            })
+            .count();
+        let kept = after.stone_counts().iter().sum::<usize>() == wanted;
+        let placed = stones.iter().enumerate().all(|(index, &(color, point))| {
+            let replaced_later = stones[index + 1..].iter().any(|&(_, later)| later == point);
+            replaced_later || after.stone(point) == Some(color)
+        });
+        if kept && placed {
+            Ok(())
+        } else {
+            self.game = saved;
+            Err(SetupError::BadVertexList)
+        }
+    }
+
+    /// Sets the colour to move (`gogui-setup_player`).
+    pub fn set_to_move(&mut self, color: Color) {
+        self.game.set_to_move(color);
+    }
+
+    /// Whether `color` may play `chosen` now.
+    pub fn is_legal(&self, color: Color, chosen: Move) -> bool {
+        self.game.is_legal(color, chosen)
+    }
+
+    /// Plays a sequence atomically: all moves or none.
+    ///
+    /// # Errors
+    /// The index of the first illegal move; the game is then unchanged.
+    pub fn play_sequence(&mut self, moves: &[(Color, Move)]) -> Result<(), usize> {
+        let saved = self.game.clone();
+        for (index, &(color, chosen)) in moves.iter().enumerate() {
+            if self.game.play(color, chosen).is_err() {
+                self.game = saved;
+                return Err(index);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The largest fixed handicap on a board: 9 on odd boards of 9 or more, 4 on even boards of 8
+/// or more, none on smaller boards.
+pub fn maximum_fixed_handicap(size: usize) -> usize {
+    if size <= 7 {
+        0
+    } else if size % 2 == 1 {
+        9
+    } else {
+        4
+    }
+}
+
+/// The GTP specification's handicap points for `count` stones, in its order; `None` when the
+/// count is not allowed on this board.
+pub fn fixed_handicap_points(size: usize, count: usize) -> Option<Vec<Point>> {
+    if count < 2 || count > maximum_fixed_handicap(size) {
+        return None;
+    }
+    let edge = if size >= 13 { 3 } else { 2 };
+    let low = edge;
+    let high = size - 1 - edge;
+    let middle = size / 2;
+    let at = |column: usize, row: usize| point_at(column, row, size);
+    let lower_left = at(low, low);
+    let upper_right = at(high, high);
+    let upper_left = at(low, high);
+    let lower_right = at(high, low);
+    let centre = at(middle, middle);
+    let left_middle = at(low, middle);
+    let right_middle = at(high, middle);
+    let bottom_middle = at(middle, low);
+    let top_middle = at(middle, high);
+    let points = match count {
+        2 => vec![lower_left, upper_right],
+        3 => vec![lower_left, upper_right, upper_left],
+        4 => vec![lower_left, upper_right, upper_left, lower_right],
+        5 => vec![lower_left, upper_right, upper_left, lower_right, centre],
+        6 => vec![
+            lower_left,
+            upper_right,
+            upper_left,
+            lower_right,
+            left_middle,
+            right_middle,
+        ],
+        7 => vec![
+            lower_left,
+            upper_right,
+            upper_left,
+            lower_right,
+            left_middle,
+            right_middle,
+            centre,
+        ],
+        8 => vec![
+            lower_left,
+            upper_right,
+            upper_left,
+            lower_right,
+            left_middle,
+            right_middle,
+            bottom_middle,
+            top_middle,
+        ],
+        _ => vec![
+            lower_left,
+            upper_right,
+            upper_left,
+            lower_right,
+            left_middle,
+            right_middle,
+            bottom_middle,
+            top_middle,
+            centre,
+        ],
+    };
+    Some(points)
+}
+
+/// The free point farthest from `taken` (Chebyshev distance), preferring the third and fourth
+/// lines; ties broken by board order. `None` when the board is full.
+fn farthest_free_point(size: usize, taken: &[Point]) -> Option<Point> {
+    let mut best: Option<(i64, Point)> = None;
+    for row in 0..size {
+        for column in 0..size {
+            let point = point_at(column, row, size);
+            if taken.contains(&point) {
+                continue;
+            }
+            let line = column.min(row).min(size - 1 - column).min(size - 1 - row) as i64;
+            let line_bonus = if (2..=3).contains(&line) { 2 } else { 0 } - (line == 0) as i64;
+            let distance = taken
+                .iter()
+                .map(|&other| {
+                    let (other_column, other_row) = crate::rules::point::coordinates(other, size);
+                    (column as i64 - other_column as i64)
+                        .abs()
+                        .max((row as i64 - other_row as i64).abs())
+                })
+                .min()
+                .unwrap_or(size as i64);
+            let value = distance * 4 + line_bonus;
+            if best
+                .map(|(best_value, _)| value > best_value)
+                .unwrap_or(true)
+            {
+                best = Some((value, point));
+            }
+        }
+    }
+    best.map(|(_, point)| point)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::point::vertex_text;
+
+    fn texts(points: &[Point], size: usize) -> String {
+        points
+            .iter()
+            .map(|&point| vertex_text(point, size))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn fixed_handicap_follows_the_specification() {
+        let nine = fixed_handicap_points(19, 9).unwrap();
+        assert_eq!(texts(&nine, 19), "D4 Q16 D16 Q4 D10 Q10 K4 K16 K10");
+        assert_eq!(
+            texts(&fixed_handicap_points(19, 5).unwrap(), 19),
+            "D4 Q16 D16 Q4 K10"
+        );
+        assert_eq!(
+            texts(&fixed_handicap_points(9, 4).unwrap(), 9),
+            "C3 G7 C7 G3"
+        );
+        assert_eq!(texts(&fixed_handicap_points(13, 2).unwrap(), 13), "D4 K10");
+        assert!(fixed_handicap_points(7, 2).is_none());
+        assert!(fixed_handicap_points(8, 5).is_none());
+        assert!(fixed_handicap_points(8, 4).is_some());
+        assert!(fixed_handicap_points(19, 10).is_none());
+        assert!(fixed_handicap_points(19, 1).is_none());
+    }
+
+    #[test]
+    fn free_handicap_returns_exactly_the_count() {
+        for (size, count) in [(9, 9), (9, 12), (7, 5), (19, 20), (5, 24), (2, 3)] {
+            let mut engine = Engine::new(Settings {
+                size,
+                ..Settings::default()
+            })
+            .unwrap();
+            let points = engine.place_free_handicap(count).unwrap();
+            assert_eq!(points.len(), count);
+            assert_eq!(engine.game().board().stone_counts(), [count, 0]);
+        }
+    }
+
+    #[test]
+    fn setup_that_would_capture_is_refused_whole() {
+        let at = |text: &str| match crate::rules::point::parse_move(text, 9).unwrap() {
+            Move::Place(point) => point,
+            Move::Pass => unreachable!(),
+        };
+        let mut engine = Engine::new(Settings::default()).unwrap();
+        // A1 would have no liberty: refused, and A2 and B1 are not placed either.
+        let corner = [
+            (Color::White, at("A2")),
+            (Color::White, at("B1")),
+            (Color::Black, at("A1")),
+        ];
+        assert_eq!(engine.setup(&corner), Err(SetupError::BadVertexList));
+        assert_eq!(engine.game().board().stone_counts(), [0, 0]);
+        // The same stones in two steps: the second would capture the first step's A1.
+        engine
+            .setup(&[(Color::Black, at("A1")), (Color::White, at("A2"))])
+            .unwrap();
+        assert_eq!(
+            engine.setup(&[(Color::White, at("B1"))]),
+            Err(SetupError::BadVertexList)
+        );
+        assert_eq!(engine.game().board().stone_counts(), [1, 1]);
+        // A later entry for the same point replaces an earlier one.
+        engine
+            .setup(&[(Color::Black, at("E5")), (Color::White, at("E5"))])
+            .unwrap();
+        assert_eq!(engine.game().board().stone(at("E5")), Some(Color::White));
+    }
+
+    #[test]
+    fn komi_survives_clear_board_and_boardsize() {
+        let mut engine = Engine::new(Settings::default()).unwrap();
+        engine.set_komi(0.5);
+        engine.clear_board();
+        engine.set_board_size(13).unwrap();
+        assert_eq!(engine.game().komi(), 0.5);
+        assert!(engine.set_board_size(26).is_err());
+        assert!(engine.set_board_size(1).is_err());
+    }
+}

@@ -1,0 +1,570 @@
+//! The one command table: every GTP command ishi knows, by exact name, with its handler.
+//! `list_commands` and `known_command` are derived from it. Handlers read typed arguments,
+//! call the engine, and format its answer; they hold no game logic.
+
+use crate::engine::{Decision, SetupError, StatusKind};
+use crate::gtp::args::{self, SYNTAX_ERROR};
+use crate::gtp::line::Command;
+use crate::gtp::Session;
+use crate::rules::color::Color;
+use crate::rules::point::{move_text, vertex_text, Move, Point};
+use crate::rules::rules::Rules;
+use crate::time::TimeSettings;
+
+/// A command handler: reads the arguments, acts on the session, returns the answer's body or
+/// the error text.
+pub type Handler = fn(&mut Session, &[String]) -> Result<String, String>;
+
+/// One row of the command table.
+pub struct Entry {
+    /// The exact command name.
+    pub name: &'static str,
+    /// What runs it.
+    pub handler: Handler,
+}
+
+/// Every command, in the order `list_commands` prints them.
+pub static COMMANDS: &[Entry] = &[
+    Entry {
+        name: "protocol_version",
+        handler: protocol_version,
+    },
+    Entry {
+        name: "name",
+        handler: name,
+    },
+    Entry {
+        name: "version",
+        handler: version,
+    },
+    Entry {
+        name: "known_command",
+        handler: known_command,
+    },
+    Entry {
+        name: "list_commands",
+        handler: list_commands,
+    },
+    Entry {
+        name: "quit",
+        handler: quit,
+    },
+    Entry {
+        name: "boardsize",
+        handler: boardsize,
+    },
+    Entry {
+        name: "clear_board",
+        handler: clear_board,
+    },
+    Entry {
+        name: "komi",
+        handler: komi,
+    },
+    Entry {
+        name: "get_komi",
+        handler: get_komi,
+    },
+    Entry {
+        name: "play",
+        handler: play,
+    },
+    Entry {
+        name: "genmove",
+        handler: genmove,
+    },
+    Entry {
+        name: "reg_genmove",
+        handler: reg_genmove,
+    },
+    Entry {
+        name: "undo",
+        handler: undo,
+    },
+    Entry {
+        name: "showboard",
+        handler: showboard,
+    },
+    Entry {
+        name: "fixed_handicap",
+        handler: fixed_handicap,
+    },
+    Entry {
+        name: "place_free_handicap",
+        handler: place_free_handicap,
+    },
+    Entry {
+        name: "set_free_handicap",
+        handler: set_free_handicap,
+    },
+    Entry {
+        name: "time_settings",
+        handler: time_settings,
+    },
+    Entry {
+        name: "time_left",
+        handler: time_left,
+    },
+    Entry {
+        name: "kgs-time_settings",
+        handler: kgs_time_settings,
+    },
+    Entry {
+        name: "final_score",
+        handler: final_score,
+    },
+    Entry {
+        name: "final_status_list",
+        handler: final_status_list,
+    },
+    Entry {
+        name: "loadsgf",
+        handler: loadsgf,
+    },
+    Entry {
+        name: "printsgf",
+        handler: printsgf,
+    },
+    Entry {
+        name: "is_legal",
+        handler: is_legal,
+    },
+    Entry {
+        name: "captures",
+        handler: captures,
+    },
+    Entry {
+        name: "cputime",
+        handler: cputime,
+    },
+    Entry {
+        name: "kgs-rules",
+        handler: kgs_rules,
+    },
+    Entry {
+        name: "kgs-game_over",
+        handler: kgs_game_over,
+    },
+    Entry {
+        name: "kata-set-rules",
+        handler: kata_set_rules,
+    },
+    Entry {
+        name: "kata-get-rules",
+        handler: kata_get_rules,
+    },
+    Entry {
+        name: "ishi-capture_target",
+        handler: capture_target,
+    },
+    Entry {
+        name: "gogui-interrupt",
+        handler: gogui_interrupt,
+    },
+    Entry {
+        name: "gogui-setup",
+        handler: gogui_setup,
+    },
+    Entry {
+        name: "gogui-setup_player",
+        handler: gogui_setup_player,
+    },
+    Entry {
+        name: "gogui-play_sequence",
+        handler: gogui_play_sequence,
+    },
+];
+
+/// Finds the handler of `command` by exact name and runs it.
+pub fn dispatch(session: &mut Session, command: &Command) -> Result<String, String> {
+    match COMMANDS.iter().find(|entry| entry.name == command.name) {
+        Some(entry) => (entry.handler)(session, &command.arguments),
+        None => Err("unknown command".to_string()),
+    }
+}
+
+/// Work done between commands: with `--ponder`, think on the position until the next line
+/// arrives.
+pub fn after_command(session: &mut Session) {
+    if !session.engine.settings().ponder || session.input_pending() {
+        return;
+    }
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let input = session.input.clone();
+    session.engine.ponder(&stop, &mut || !input.is_empty());
+}
+
+fn protocol_version(_: &mut Session, _: &[String]) -> Result<String, String> {
+    Ok("2".to_string())
+}
+
+fn name(_: &mut Session, _: &[String]) -> Result<String, String> {
+    Ok("ishi".to_string())
+}
+
+fn version(session: &mut Session, _: &[String]) -> Result<String, String> {
+    Ok(session
+        .engine
+        .settings()
+        .version_override
+        .clone()
+        .unwrap_or_else(|| env!("CARGO_PKG_VERSION").to_string()))
+}
+
+fn known_command(_: &mut Session, arguments: &[String]) -> Result<String, String> {
+    let wanted = args::argument(arguments, 0)?;
+    let known = COMMANDS.iter().any(|entry| entry.name == wanted);
+    Ok(known.to_string())
+}
+
+fn list_commands(_: &mut Session, _: &[String]) -> Result<String, String> {
+    Ok(COMMANDS
+        .iter()
+        .map(|entry| entry.name)
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+fn quit(session: &mut Session, _: &[String]) -> Result<String, String> {
+    session.quit = true;
+    Ok(String::new())
+}
+
+fn boardsize(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    // `boardsize N`, or KataGo's `boardsize W H` with W = H.
+    let size = args::integer(arguments, 0)? as usize;
+    if arguments.len() > 2 {
+        return Err(SYNTAX_ERROR.to_string());
+    }
+    if arguments.len() == 2 && args::integer(arguments, 1)? as usize != size {
+        return Err("unacceptable size".to_string());
+    }
+    session
+        .engine
+        .set_board_size(size)
+        .map(|_| String::new())
+        .map_err(|_| "unacceptable size".to_string())
+}
+
+fn clear_board(session: &mut Session, _: &[String]) -> Result<String, String> {
+    session.engine.clear_board();
+    Ok(String::new())
+}
+
+fn komi(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    let value = args::float(arguments, 0)?;
+    session.engine.set_komi(value);
+    Ok(String::new())
+}
+
+fn get_komi(session: &mut Session, _: &[String]) -> Result<String, String> {
+    Ok(session.engine.game().komi().to_string())
+}
+
+fn play(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 2)?;
+    let color = args::color(arguments, 0)?;
+    let size = session.engine.game().size();
+    let chosen = args::vertex(arguments, 1, size)?;
+    session
+        .engine
+        .play(color, chosen)
+        .map(|_| String::new())
+        .map_err(|_| "illegal move".to_string())
+}
+
+fn decision_text(decision: Decision, size: usize) -> String {
+    match decision {
+        Decision::Play(chosen) => move_text(chosen, size),
+        Decision::Resign => "resign".to_string(),
+    }
+}
+
+fn genmove(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 1)?;
+    let color = args::color(arguments, 0)?;
+    let interrupt = session.interrupt.clone();
+    let decision = session.engine.generate_move(color, &interrupt);
+    Ok(decision_text(decision, session.engine.game().size()))
+}
+
+fn reg_genmove(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 1)?;
+    let color = args::color(arguments, 0)?;
+    let interrupt = session.interrupt.clone();
+    let decision = session.engine.choose_move(color, &interrupt);
+    Ok(decision_text(decision, session.engine.game().size()))
+}
+
+fn undo(session: &mut Session, _: &[String]) -> Result<String, String> {
+    session
+        .engine
+        .undo()
+        .map(|_| String::new())
+        .map_err(|_| "cannot undo".to_string())
+}
+
+fn showboard(session: &mut Session, _: &[String]) -> Result<String, String> {
+    let game = session.engine.game();
+    let board = game.board();
+    Ok(format!(
+        "\n{board}\nBlack captured {}, White captured {}; {} to move; komi {}; rules {}",
+        board.captures(Color::Black),
+        board.captures(Color::White),
+        game.to_move(),
+        game.komi(),
+        game.rules()
+    ))
+}
+
+fn vertex_list(points: &[Point], size: usize) -> String {
+    points
+        .iter()
+        .map(|&point| vertex_text(point, size))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn fixed_handicap(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 1)?;
+    let count = args::integer(arguments, 0)? as usize;
+    let points = session
+        .engine
+        .fixed_handicap(count)
+        .map_err(|error| error.to_string())?;
+    Ok(vertex_list(&points, session.engine.game().size()))
+}
+
+fn place_free_handicap(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 1)?;
+    let count = args::integer(arguments, 0)? as usize;
+    let points = session
+        .engine
+        .place_free_handicap(count)
+        .map_err(|error| error.to_string())?;
+    Ok(vertex_list(&points, session.engine.game().size()))
+}
+
+fn set_free_handicap(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    let size = session.engine.game().size();
+    let mut points = Vec::with_capacity(arguments.len());
+    for index in 0..arguments.len() {
+        match args::vertex(arguments, index, size) {
+            Ok(Move::Place(point)) => points.push(point),
+            _ => return Err(SetupError::BadVertexList.to_string()),
+        }
+    }
+    session
+        .engine
+        .set_free_handicap(&points)
+        .map(|_| String::new())
+        .map_err(|error| error.to_string())
+}
+
+fn time_settings(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 3)?;
+    let main = args::float(arguments, 0)?;
+    let period = args::float(arguments, 1)?;
+    let stones = args::integer(arguments, 2)?;
+    let settings = TimeSettings::from_time_settings(main, period, stones)
+        .map_err(|_| SYNTAX_ERROR.to_string())?;
+    session.engine.set_time_settings(settings);
+    Ok(String::new())
+}
+
+fn time_left(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 3)?;
+    let color = args::color(arguments, 0)?;
+    let seconds = args::float(arguments, 1)?;
+    let stones = args::integer(arguments, 2)?;
+    session
+        .engine
+        .set_time_left(color, seconds, stones)
+        .map(|_| String::new())
+        .map_err(|_| SYNTAX_ERROR.to_string())
+}
+
+fn kgs_time_settings(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    let words: Vec<&str> = arguments.iter().map(String::as_str).collect();
+    let settings =
+        TimeSettings::from_kgs_arguments(&words).map_err(|_| SYNTAX_ERROR.to_string())?;
+    session.engine.set_time_settings(settings);
+    Ok(String::new())
+}
+
+fn loadsgf(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    if arguments.is_empty() || arguments.len() > 2 {
+        return Err(SYNTAX_ERROR.to_string());
+    }
+    let path = args::argument(arguments, 0)?;
+    let before_move = if arguments.len() == 2 {
+        Some(args::integer(arguments, 1)? as usize)
+    } else {
+        None
+    };
+    match session.engine.load_sgf(path, before_move) {
+        Ok(color) => Ok(color.to_string()),
+        Err(message) => {
+            log::warn!("loadsgf: {message}");
+            Err("cannot load file".to_string())
+        }
+    }
+}
+
+fn printsgf(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    let text = session.engine.game_record();
+    match arguments.first() {
+        None => Ok(text),
+        Some(path) => std::fs::write(path, text + "\n")
+            .map(|_| String::new())
+            .map_err(|error| format!("cannot write file: {error}")),
+    }
+}
+
+fn final_score(session: &mut Session, _: &[String]) -> Result<String, String> {
+    Ok(session.engine.final_score().to_string())
+}
+
+fn final_status_list(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 1)?;
+    let kind = match args::argument(arguments, 0)?.to_ascii_lowercase().as_str() {
+        "alive" => StatusKind::Alive,
+        "dead" => StatusKind::Dead,
+        "seki" => StatusKind::Seki,
+        _ => return Err(SYNTAX_ERROR.to_string()),
+    };
+    let size = session.engine.game().size();
+    let chains = session.engine.final_status_list(kind);
+    Ok(chains
+        .iter()
+        .map(|chain| vertex_list(chain, size))
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+fn is_legal(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 2)?;
+    let color = args::color(arguments, 0)?;
+    let size = session.engine.game().size();
+    let legal = match args::vertex(arguments, 1, size) {
+        Ok(chosen) => session.engine.is_legal(color, chosen),
+        Err(error) if error == SYNTAX_ERROR => return Err(error),
+        Err(_) => false,
+    };
+    Ok(if legal { "1" } else { "0" }.to_string())
+}
+
+fn captures(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 1)?;
+    let color = args::color(arguments, 0)?;
+    Ok(session.engine.game().board().captures(color).to_string())
+}
+
+fn cputime(session: &mut Session, _: &[String]) -> Result<String, String> {
+    Ok(format!("{:.3}", session.engine.thinking_seconds()))
+}
+
+fn kgs_rules(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 1)?;
+    let rules = Rules::from_kgs_name(args::argument(arguments, 0)?)
+        .ok_or_else(|| "unknown rules".to_string())?;
+    session.engine.set_rules(rules);
+    Ok(String::new())
+}
+
+fn kgs_game_over(_: &mut Session, _: &[String]) -> Result<String, String> {
+    // The game may only be adjourned: keep the board as it is.
+    Ok(String::new())
+}
+
+fn kata_set_rules(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    if arguments.is_empty() {
+        return Err(SYNTAX_ERROR.to_string());
+    }
+    let text = arguments.join(" ");
+    let rules = if text.trim_start().starts_with('{') {
+        Rules::from_kata_json(&text)?
+    } else {
+        text.parse::<Rules>().map_err(|error| error.to_string())?
+    };
+    session.engine.set_rules(rules);
+    Ok(String::new())
+}
+
+fn kata_get_rules(session: &mut Session, _: &[String]) -> Result<String, String> {
+    Ok(session.engine.game().rules().to_kata_json())
+}
+
+fn capture_target(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 1)?;
+    let target = args::integer(arguments, 0)?;
+    if target == 0 {
+        return Err("capture target must be at least 1".to_string());
+    }
+    session.engine.set_rules(Rules::capture(target));
+    Ok(String::new())
+}
+
+fn gogui_interrupt(_: &mut Session, _: &[String]) -> Result<String, String> {
+    // Announces that `# interrupt` lines are understood; the reader thread acts on them.
+    Ok(String::new())
+}
+
+fn gogui_setup(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    if !arguments.len().is_multiple_of(2) {
+        return Err(SYNTAX_ERROR.to_string());
+    }
+    let size = session.engine.game().size();
+    let mut stones = Vec::new();
+    for pair in 0..arguments.len() / 2 {
+        let color = args::color(arguments, pair * 2)?;
+        match args::vertex(arguments, pair * 2 + 1, size) {
+            Ok(Move::Place(point)) => stones.push((color, point)),
+            _ => return Err(SetupError::BadVertexList.to_string()),
+        }
+    }
+    session
+        .engine
+        .setup(&stones)
+        .map(|_| String::new())
+        .map_err(|error| error.to_string())
+}
+
+fn gogui_setup_player(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 1)?;
+    let color = args::color(arguments, 0)?;
+    session.engine.set_to_move(color);
+    Ok(String::new())
+}
+
+fn gogui_play_sequence(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    if !arguments.len().is_multiple_of(2) {
+        return Err(SYNTAX_ERROR.to_string());
+    }
+    let size = session.engine.game().size();
+    let mut moves = Vec::new();
+    for pair in 0..arguments.len() / 2 {
+        let color = args::color(arguments, pair * 2)?;
+        let chosen = args::vertex(arguments, pair * 2 + 1, size)?;
+        moves.push((color, chosen));
+    }
+    session
+        .engine
+        .play_sequence(&moves)
+        .map(|_| String::new())
+        .map_err(|_| "illegal move".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_names_are_unique() {
+        let mut names: Vec<&str> = COMMANDS.iter().map(|entry| entry.name).collect();
+        names.sort_unstable();
+        let count = names.len();
+        names.dedup();
+        assert_eq!(names.len(), count);
+    }
+}
