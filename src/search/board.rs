@@ -408,19 +408,24 @@ impl PlayoutBoard {
         self.head[index] = point as u16;
         self.next[index] = point as u16;
         self.stones[index] = 1;
-        self.pseudo[index] = 0;
-        self.liberty_sum[index] = 0;
-        self.liberty_square_sum[index] = 0;
         let neighbours = self.neighbours(point);
+        let mut pseudo = 0u16;
+        let mut sum = 0u32;
+        let mut square_sum = 0u32;
         for neighbour in neighbours {
             let cell = self.cells[neighbour & MASK];
             if cell == EMPTY {
-                self.add_liberty(point, neighbour);
+                pseudo += 1;
+                sum += neighbour as u32;
+                square_sum += (neighbour * neighbour) as u32;
             } else if cell != BORDER {
                 let head = self.chain(neighbour);
                 self.remove_liberty(head, point);
             }
         }
+        self.pseudo[index] = pseudo;
+        self.liberty_sum[index] = sum;
+        self.liberty_square_sum[index] = square_sum;
         for neighbour in neighbours {
             if self.cells[neighbour & MASK] == own {
                 let theirs = self.chain(neighbour);

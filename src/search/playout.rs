@@ -345,6 +345,15 @@ fn local_move(
                 candidates.push(board.atari_liberty(neighbour));
             }
         }
+        // Chains our own last move put in atari that the opponent left there.
+        let own_last = board.second_last_move();
+        if own_last != NO_POINT && board.cell(own_last) == own {
+            for neighbour in board.neighbours(own_last) {
+                if board.cell(neighbour) == opponent && board.in_atari(neighbour) {
+                    candidates.push(board.atari_liberty(neighbour));
+                }
+            }
+        }
         if let Some(point) = pick_sensible(board, &mut candidates, color, random, settings, true) {
             return Some(point);
         }

@@ -75,6 +75,27 @@ pub fn urgency(
     result
 }
 
+/// The same urgency as [`urgency`] without exploration, straight from integer statistics
+/// with a single division: with D = r + n + n·r/E, (1-β)·w/n + β·a/r = (w·(1 + r/E) + a) / D,
+/// where n, w are real plus prior visits and wins and r, a the AMAF visits and wins.
+#[inline(always)]
+pub fn fast_urgency(
+    statistics: &NodeStatistics,
+    inverse_equiv_rave: f64,
+    first_play_urgency: f64,
+) -> f64 {
+    let visits = statistics.visits as f64 + statistics.prior_visits as f64;
+    let amaf_visits = statistics.amaf_visits as f64;
+    let denominator = amaf_visits + visits + visits * amaf_visits * inverse_equiv_rave;
+    if denominator <= 0.0 {
+        return first_play_urgency;
+    }
+    let wins =
+        (statistics.wins as f64 + statistics.prior_wins as f64) * (1.0 / RESULT_SCALE as f64);
+    let amaf_wins = statistics.amaf_wins as f64 * (1.0 / RESULT_SCALE as f64);
+    (wins * (1.0 + amaf_visits * inverse_equiv_rave) + amaf_wins) / denominator
+}
+
 /// A lower confidence bound of a win rate (normal approximation, 2 standard errors; 0 for no
 /// visits).
 pub fn lower_confidence_bound(win_rate: f64, visits: f64) -> f64 {
@@ -94,6 +115,41 @@ pub fn amaf_weight(offset: usize, length: usize, distance_rave: u32) -> u32 {
     }
     let extra = (distance_rave - 1) as usize * (length - offset.min(length)) / length;
     1 + extra as u32
+}
+
+/// [`amaf_weight`] for every offset of one node without a division per move: built once
+/// per node from the sequence length after it.
+#[derive(Clone, Copy, Debug)]
+pub struct AmafWeights {
+    span: u64,
+    scale: u64,
+    enabled: bool,
+}
+
+impl AmafWeights {
+    /// Weights for a sequence of `length` moves after the node.
+    #[inline]
+    pub fn new(length: usize, distance_rave: u32) -> AmafWeights {
+        let enabled = distance_rave > 1 && length > 0;
+        let span = length.max(1) as u64;
+        // Rounded up, so that the product floors exactly (length < 2^21).
+        let scale = ((distance_rave.max(1) as u64 - 1) << 32).div_ceil(span);
+        AmafWeights {
+            span,
+            scale,
+            enabled,
+        }
+    }
+
+    /// The weight of the move `offset` moves after the node.
+    #[inline(always)]
+    pub fn weight(&self, offset: usize) -> u32 {
+        if !self.enabled {
+            return 1;
+        }
+        let remaining = self.span - (offset as u64).min(self.span);
+        1 + ((remaining * self.scale) >> 32) as u32
+    }
 }
 
 #[cfg(test)]
@@ -132,6 +188,33 @@ mod tests {
     }
 
     #[test]
+    fn fast_urgency_equals_the_blend() {
+        for (visits, wins, prior_visits, prior_wins, amaf_visits, amaf_wins) in [
+            (10, 7, 10, 10, 40, 50),
+            (0, 0, 0, 0, 12, 5),
+            (0, 0, 10, 10, 0, 0),
+            (1000, 1500, 20, 30, 5000, 4000),
+        ] {
+            let statistics = NodeStatistics {
+                visits,
+                wins,
+                prior_visits,
+                prior_wins,
+                amaf_visits,
+                amaf_wins,
+                ..NodeStatistics::default()
+            };
+            let slow = urgency(&Blend::from_statistics(&statistics), 1.0, 3000.0, 0.0, 1.1);
+            let fast = fast_urgency(&statistics, 1.0 / 3000.0, 1.1);
+            assert!((slow - fast).abs() < 1e-12, "{slow} vs {fast}");
+        }
+        assert_eq!(
+            fast_urgency(&NodeStatistics::default(), 1.0 / 3000.0, 1.1),
+            1.1
+        );
+    }
+
+    #[test]
     fn statistics_merge_priors() {
         let statistics = NodeStatistics {
             visits: 10,
@@ -146,6 +229,22 @@ mod tests {
         assert_eq!(blend.visits, 20.0);
         assert_eq!(blend.value, 0.75);
         assert_eq!(blend.amaf_value, 0.25);
+    }
+
+    #[test]
+    fn fast_amaf_weights_equal_the_formula() {
+        for distance_rave in [1, 2, 3, 5] {
+            for length in [1, 2, 3, 7, 90, 107, 1000, 2047] {
+                let weights = AmafWeights::new(length, distance_rave);
+                for offset in 0..length {
+                    assert_eq!(
+                        weights.weight(offset),
+                        amaf_weight(offset, length, distance_rave),
+                        "offset {offset} length {length} distance {distance_rave}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

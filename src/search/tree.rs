@@ -86,6 +86,21 @@ impl Node {
         }
     }
 
+    /// The numbers selection reads (score and point left at zero).
+    #[inline(always)]
+    pub fn selection_statistics(&self) -> NodeStatistics {
+        NodeStatistics {
+            point: 0,
+            visits: self.visits.load(Relaxed),
+            wins: self.wins.load(Relaxed),
+            amaf_visits: self.amaf_visits.load(Relaxed),
+            amaf_wins: self.amaf_wins.load(Relaxed),
+            prior_visits: self.prior_visits.load(Relaxed),
+            prior_wins: self.prior_wins.load(Relaxed),
+            score_sum: 0,
+        }
+    }
+
     /// The children's arena range, if expanded.
     #[inline]
     pub fn children(&self) -> Option<std::ops::Range<u32>> {
@@ -165,22 +180,45 @@ impl Tree {
         self.node(0)
     }
 
-    /// Reserves `count` contiguous fresh nodes; `None` when the byte budget is used up.
+    /// Reserves `count` (at most one chunk's worth) contiguous fresh nodes, all in one
+    /// chunk so that they can be read as a slice; `None` when the byte budget is used up.
     pub fn allocate(&self, count: usize) -> Option<u32> {
-        let count = count as u32;
-        let start = self.next_free.fetch_add(count, Relaxed);
-        let end = start.checked_add(count)?;
-        if end > self.capacity {
-            // Undo is unsafe with concurrent allocators; leave the counter past the end.
-            return None;
-        }
-        if count > 0 {
-            for chunk in (start >> CHUNK_BITS)..=((end - 1) >> CHUNK_BITS) {
-                self.chunks[chunk as usize]
-                    .get_or_init(|| (0..CHUNK_NODES).map(|_| Node::default()).collect());
+        let count = count.min(CHUNK_NODES) as u32;
+        let mut current = self.next_free.load(Relaxed);
+        let start = loop {
+            let mut start = current;
+            if count > 0 && (start & CHUNK_MASK) + count > CHUNK_NODES as u32 {
+                // Would straddle two chunks: begin at the next chunk.
+                start = (start | CHUNK_MASK).checked_add(1)?;
             }
-        }
+            let end = start.checked_add(count)?;
+            if end > self.capacity {
+                return None;
+            }
+            match self
+                .next_free
+                .compare_exchange_weak(current, end, Relaxed, Relaxed)
+            {
+                Ok(_) => break start,
+                Err(actual) => current = actual,
+            }
+        };
+        self.chunks[(start >> CHUNK_BITS) as usize]
+            .get_or_init(|| (0..CHUNK_NODES).map(|_| Node::default()).collect());
         Some(start)
+    }
+
+    /// The nodes of an arena range handed out by one [`Tree::allocate`] call.
+    ///
+    /// # Panics
+    /// When the range was not handed out (a bug).
+    #[inline(always)]
+    pub fn slice(&self, range: std::ops::Range<u32>) -> &[Node] {
+        let chunk = self.chunks[(range.start >> CHUNK_BITS) as usize]
+            .get()
+            .expect("tree range beyond the allocated chunks");
+        let offset = (range.start & CHUNK_MASK) as usize;
+        &chunk[offset..offset + range.len()]
     }
 
     /// Nodes handed out so far.
@@ -198,7 +236,7 @@ impl Tree {
             * std::mem::size_of::<Node>()
     }
 
-    /// Whether the byte budget is used up.
+    /// Whether the byte budget is (nearly) used up: less than one board's children left.
     pub fn is_full(&self) -> bool {
         self.next_free.load(Relaxed) >= self.capacity
     }
@@ -254,8 +292,22 @@ mod tests {
         let tree = Tree::new(std::mem::size_of::<Node>() * 100, 10);
         assert!(tree.allocate(50).is_some());
         assert!(tree.allocate(60).is_none());
+        assert!(tree.allocate(49).is_some());
         assert!(tree.is_full());
         assert_eq!(tree.node_count(), 100);
+    }
+
+    #[test]
+    fn allocations_never_straddle_chunks() {
+        let tree = Tree::new(std::mem::size_of::<Node>() * CHUNK_NODES * 3, 10);
+        let mut total = 1;
+        while let Some(start) = tree.allocate(700) {
+            let end = start + 699;
+            assert_eq!(start >> CHUNK_BITS, end >> CHUNK_BITS);
+            assert_eq!(tree.slice(start..start + 700).len(), 700);
+            total += 700;
+        }
+        assert!(total > CHUNK_NODES * 2);
     }
 
     #[test]

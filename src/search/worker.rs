@@ -11,7 +11,7 @@ use crate::search::params::SearchParams;
 use crate::search::patterns;
 use crate::search::playout::{encode, play_out, Outcome, PlayoutSettings, Random};
 use crate::search::priors::{compute_priors, Prior, PriorScratch};
-use crate::search::select::{amaf_weight, urgency, Blend};
+use crate::search::select::{fast_urgency, urgency, AmafWeights, Blend};
 use crate::search::tree::{
     Tree, EXPANDED, EXPANDING, LEAF, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN,
 };
@@ -61,8 +61,8 @@ pub struct Worker {
     random: Random,
     path: Vec<u32>,
     sequence: Vec<u16>,
-    stamp: Vec<u32>,
-    first_index: Vec<u32>,
+    /// Per point: generation << 12 | first play index << 1 | colour of that play.
+    marks: Vec<u32>,
     generation: u32,
     ownership: Vec<i64>,
     ownership_playouts: u64,
@@ -89,8 +89,7 @@ impl Worker {
             random: Random::new(index as u64),
             path: Vec::with_capacity(256),
             sequence: Vec::with_capacity(2048),
-            stamp: vec![0; CAPACITY],
-            first_index: vec![0; CAPACITY],
+            marks: vec![0; CAPACITY],
             generation: 0,
             ownership: vec![0; CAPACITY],
             ownership_playouts: 0,
@@ -305,21 +304,27 @@ impl Worker {
         let tree = context.tree;
         let params = context.params;
         let parent_visits = tree.node(index).visits.load(Relaxed) as f64;
+        let inverse_equiv_rave = 1.0 / params.equiv_rave;
         let mut best = None;
         let mut best_urgency = f64::NEG_INFINITY;
-        for child in children {
-            let node = tree.node(child);
+        let first = children.start;
+        for (offset, node) in tree.slice(children).iter().enumerate() {
+            let child = first + offset as u32;
             if index == 0 && !context.root_legal[node.point.load(Relaxed) as usize] {
                 continue;
             }
-            let blend = Blend::from_statistics(&node.statistics());
-            let value = urgency(
-                &blend,
-                parent_visits,
-                params.equiv_rave,
-                params.explore,
-                params.first_play_urgency,
-            );
+            let statistics = node.selection_statistics();
+            let value = if params.explore > 0.0 {
+                urgency(
+                    &Blend::from_statistics(&statistics),
+                    parent_visits,
+                    params.equiv_rave,
+                    params.explore,
+                    params.first_play_urgency,
+                )
+            } else {
+                fast_urgency(&statistics, inverse_equiv_rave, params.first_play_urgency)
+            };
             if value > best_urgency {
                 best_urgency = value;
                 best = Some(child);
@@ -371,9 +376,9 @@ impl Worker {
         }
         // AMAF: walk up from the deepest node, marking the first play at each point from
         // that depth on.
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.fill(0);
+        self.generation += 1;
+        if self.generation >= 1 << 20 {
+            self.marks.fill(0);
             self.generation = 1;
         }
         let generation = self.generation;
@@ -383,29 +388,26 @@ impl Worker {
         for depth in (0..self.path.len()).rev() {
             while next > depth {
                 next -= 1;
-                let point = (self.sequence[next] >> 1) as usize;
-                if point != NO_POINT {
-                    self.stamp[point] = generation;
-                    self.first_index[point] = next as u32;
+                let entry = self.sequence[next] as u32;
+                let point = (entry >> 1) as usize;
+                if point != NO_POINT && next < 1 << 11 {
+                    self.marks[point] = generation << 12 | (next as u32) << 1 | (entry & 1);
                 }
             }
             let Some(children) = tree.node(self.path[depth]).children() else {
                 continue;
             };
-            let mover = to_move_at(depth);
-            let result = result_for(mover);
-            let span = length - depth;
-            for child in children {
-                let node = tree.node(child);
+            let mover = to_move_at(depth).index() as u32;
+            let result = result_for(to_move_at(depth));
+            let weights = AmafWeights::new(length - depth, distance_rave);
+            for node in tree.slice(children) {
                 let point = node.point.load(Relaxed) as usize;
-                if point == NO_POINT || self.stamp[point] != generation {
+                let mark = self.marks[point & (CAPACITY - 1)];
+                if mark >> 12 != generation || mark & 1 != mover || point == NO_POINT {
                     continue;
                 }
-                let first = self.first_index[point] as usize;
-                if (self.sequence[first] & 1) as usize != mover.index() {
-                    continue;
-                }
-                let weight = amaf_weight(first - depth, span, distance_rave);
+                let first = ((mark >> 1) & 0x7ff) as usize;
+                let weight = weights.weight(first - depth);
                 add(&node.amaf_visits, weight, exclusive);
                 add(&node.amaf_wins, weight * result, exclusive);
             }
