@@ -523,8 +523,9 @@ def probe_engine(command: list[str], fallback_name: str, size: int,
     Raises EngineFailure when it cannot be started or does not answer, and
     ValueError when it refuses the board size.
     """
+    probe_command = [word.replace("{game}", "0") for word in command]
     try:
-        return probe_started_engine(GtpEngine(command, fallback_name, stderr_path),
+        return probe_started_engine(GtpEngine(probe_command, fallback_name, stderr_path),
                                     command, fallback_name, size)
     except EngineFailure as failure:
         raise EngineFailure(f"{fallback_name} [{shlex.join(command)}]: {failure}") from None
