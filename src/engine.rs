@@ -720,35 +720,39 @@ pub fn fixed_handicap_points(size: usize, count: usize) -> Option<Vec<Point>> {
     Some(points)
 }
 
-/// The free point farthest from `taken` (Chebyshev distance), preferring the third and fourth
-/// lines; ties broken by board order. `None` when the board is full.
+/// The free point farthest from `taken` (squared Euclidean distance) among the points off the first
+/// two lines (off the first line on boards below 7x7), any free point once those are used;
+/// ties favour the third and fourth lines, then board order. `None` when the board is full.
 fn farthest_free_point(size: usize, taken: &[Point]) -> Option<Point> {
+    let preferred_line = if size >= 7 { 2 } else { usize::from(size >= 4) };
     let mut best: Option<(i64, Point)> = None;
-    for row in 0..size {
-        for column in 0..size {
-            let point = point_at(column, row, size);
-            if taken.contains(&point) {
-                continue;
+    for minimum_line in [preferred_line, 0] {
+        for row in 0..size {
+            for column in 0..size {
+                let point = point_at(column, row, size);
+                let line = column.min(row).min(size - 1 - column).min(size - 1 - row);
+                if taken.contains(&point) || line < minimum_line {
+                    continue;
+                }
+                let line_bonus = i64::from((2..=3).contains(&line));
+                let distance = taken
+                    .iter()
+                    .map(|&other| {
+                        let (other_column, other_row) =
+                            crate::rules::point::coordinates(other, size);
+                        (column as i64 - other_column as i64).pow(2)
+                            + (row as i64 - other_row as i64).pow(2)
+                    })
+                    .min()
+                    .unwrap_or(2 * (size * size) as i64);
+                let value = distance * 2 + line_bonus;
+                if best.is_none_or(|(best_value, _)| value > best_value) {
+                    best = Some((value, point));
+                }
             }
-            let line = column.min(row).min(size - 1 - column).min(size - 1 - row) as i64;
-            let line_bonus = if (2..=3).contains(&line) { 2 } else { 0 } - (line == 0) as i64;
-            let distance = taken
-                .iter()
-                .map(|&other| {
-                    let (other_column, other_row) = crate::rules::point::coordinates(other, size);
-                    (column as i64 - other_column as i64)
-                        .abs()
-                        .max((row as i64 - other_row as i64).abs())
-                })
-                .min()
-                .unwrap_or(size as i64);
-            let value = distance * 4 + line_bonus;
-            if best
-                .map(|(best_value, _)| value > best_value)
-                .unwrap_or(true)
-            {
-                best = Some((value, point));
-            }
+        }
+        if best.is_some() {
+            break;
         }
     }
     best.map(|(_, point)| point)
@@ -901,6 +905,17 @@ mod tests {
             .setup(&[(Color::Black, at("E5")), (Color::White, at("E5"))])
             .unwrap();
         assert_eq!(engine.game().board().stone(at("E5")), Some(Color::White));
+    }
+
+    #[test]
+    fn free_handicap_on_small_boards_avoids_the_edge() {
+        let mut engine = Engine::new(Settings {
+            size: 7,
+            ..Settings::default()
+        })
+        .unwrap();
+        let points = engine.place_free_handicap(5).unwrap();
+        assert_eq!(texts(&points, 7), "C3 E5 E3 C5 D4");
     }
 
     #[test]
