@@ -428,6 +428,7 @@ impl Engine {
             soft_time: None,
             hard_time: None,
             early_stop: true,
+            excluded_root_moves: Vec::new(),
         };
         if let Some(budget) = self.time_budget(color) {
             limits.soft_time = Some(budget.soft);

@@ -15,8 +15,9 @@
 //! output; an input watcher thread stops `lz-analyze` / `kata-analyze` as soon as another
 //! line (or GoGui's `# interrupt`) is waiting, and the GTP loop then runs that line.
 //!
-//! Does not know the search's internals or the rules: `avoid` / `allow` are applied to what is
-//! shown (root moves and variations), not inside the search.
+//! Does not know the search's internals or the rules: `avoid` / `allow` for the next move are
+//! passed to the search as excluded root moves; deeper restrictions filter the variations
+//! shown.
 
 use crate::engine::{Decision, StatusKind};
 use crate::gtp::args::SYNTAX_ERROR;
@@ -928,13 +929,26 @@ pub fn analyze(
                 }
             }
         });
-        let unlimited = Limits::default();
+        // The side to move's restricted moves are kept out of the search itself; deeper
+        // restrictions only filter the variations shown.
+        let excluded_root_moves: Vec<Move> = engine
+            .game()
+            .board()
+            .points()
+            .map(Move::Place)
+            .filter(|&chosen| !request.allows(color, chosen, 1))
+            .collect();
+        let unlimited = Limits {
+            excluded_root_moves: excluded_root_moves.clone(),
+            ..Limits::default()
+        };
         if dialect == Dialect::KataGo && request.ownership {
             // The search gathers ownership only when a run ends: search in slices of one
             // interval and report after each.
             let slice = request.report_interval().unwrap_or(OWNERSHIP_CHUNK);
             let limits = Limits {
                 hard_time: Some(slice),
+                excluded_root_moves,
                 ..Limits::default()
             };
             while !stop.load(Ordering::SeqCst) {

@@ -53,6 +53,9 @@ pub struct Limits {
     /// Stop as soon as the most visited move cannot be overtaken in the playouts (or, with
     /// time limits, the time) left.
     pub early_stop: bool,
+    /// Root moves the search must not consider (analysis `avoid` / `allow`). Pass is never
+    /// excluded, so a move always remains.
+    pub excluded_root_moves: Vec<Move>,
 }
 
 /// A progress callback and the interval between its calls.
@@ -273,7 +276,11 @@ impl Search {
         let mut root_legal = vec![false; board::CAPACITY];
         root_legal[NO_POINT] = true;
         for point in game.board().points() {
-            if game.board().stone(point).is_none() && game.is_legal(to_move, Move::Place(point)) {
+            let chosen = Move::Place(point);
+            if game.board().stone(point).is_none()
+                && game.is_legal(to_move, chosen)
+                && !limits.excluded_root_moves.contains(&chosen)
+            {
                 root_legal[point.index()] = true;
             }
         }
@@ -760,6 +767,32 @@ mod tests {
         assert_eq!(one, two);
         assert_eq!(first.node_count(), second.node_count());
         assert_eq!(one.playouts, 3000);
+    }
+
+    #[test]
+    fn excluded_root_moves_are_never_searched_or_chosen() {
+        let game = Game::new(5, Rules::chinese(), 7.5);
+        let excluded: Vec<Move> = game
+            .board()
+            .points()
+            .filter(|&point| {
+                let (column, row) = crate::rules::point::coordinates(point, 5);
+                (1..=3).contains(&column) && (1..=3).contains(&row)
+            })
+            .map(Move::Place)
+            .collect();
+        let limits = Limits {
+            playouts: Some(2000),
+            excluded_root_moves: excluded.clone(),
+            ..Limits::default()
+        };
+        let mut search = Search::new(SearchParams::default(), 1, 3, 1 << 24);
+        let summary = search.run(&game, &limits, &AtomicBool::new(false), None);
+        assert!(!excluded.contains(&summary.best));
+        assert!(summary
+            .candidates
+            .iter()
+            .all(|candidate| !excluded.contains(&candidate.chosen)));
     }
 
     #[test]
