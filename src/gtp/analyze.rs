@@ -862,7 +862,7 @@ pub fn snapshot_from(
                 lower_confidence_bound: candidate.lower_confidence_bound,
                 score_lead: candidate.score_lead,
                 principal_variation: candidate.principal_variation.clone(),
-                principal_variation_visits: Vec::new(),
+                principal_variation_visits: candidate.principal_variation_visits.clone(),
             })
             .collect(),
         ownership,

@@ -78,6 +78,8 @@ pub struct Candidate {
     pub score_lead: f64,
     /// The most visited line from this move on (the move first).
     pub principal_variation: Vec<Move>,
+    /// The visits of each move of the principal variation.
+    pub principal_variation_visits: Vec<u64>,
 }
 
 /// The result of a search, or its state so far.
@@ -594,6 +596,7 @@ fn summarize(
         let visits = statistics.visits as f64;
         let win_rate = statistics.wins as f64 / (RESULT_SCALE as f64 * visits);
         let score_lead = statistics.score_sum as f64 / 2.0 / visits;
+        let (line, line_visits) = principal_variation(tree, child);
         candidates.push(Candidate {
             chosen: index_move(statistics.point as usize),
             visits: statistics.visits as u64,
@@ -601,7 +604,8 @@ fn summarize(
             prior: prior_value,
             lower_confidence_bound: lower_confidence_bound(win_rate, visits),
             score_lead,
-            principal_variation: principal_variation(tree, child),
+            principal_variation: line,
+            principal_variation_visits: line_visits,
         });
     }
     for candidate in &mut candidates {
@@ -674,12 +678,15 @@ fn summarize(
 }
 
 /// The most visited line from `index` (its move first), up to 30 moves.
-fn principal_variation(tree: &Tree, index: u32) -> Vec<Move> {
+/// The most visited line from the node `index` on, and the visits of each of its moves.
+fn principal_variation(tree: &Tree, index: u32) -> (Vec<Move>, Vec<u64>) {
     let mut line = Vec::new();
+    let mut visits = Vec::new();
     let mut current = index;
     loop {
         let node = tree.node(current);
         line.push(index_move(node.point.load(Relaxed) as usize));
+        visits.push(node.visits.load(Relaxed) as u64);
         if line.len() >= 30 {
             break;
         }
@@ -694,7 +701,7 @@ fn principal_variation(tree: &Tree, index: u32) -> Vec<Move> {
             None => break,
         }
     }
-    line
+    (line, visits)
 }
 
 #[cfg(test)]
