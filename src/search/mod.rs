@@ -293,9 +293,13 @@ impl Search {
             game.rules().capture_target(),
         );
         self.reused_visits = tree.root().visits.load(Relaxed) as u64;
+        // The reused visits enter the seed so that consecutive searches of one position
+        // (analysis in slices, pondering then genmove) do not replay the same playouts; they
+        // are themselves deterministic, so deterministic mode stays deterministic.
         let move_seed = self
             .seed
-            .wrapping_add((game.move_count() as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
+            .wrapping_add((game.move_count() as u64).wrapping_mul(0x2545_f491_4f6c_dd1d))
+            .wrapping_add(self.reused_visits.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         for worker in &mut self.workers {
             worker.reset(move_seed);
         }
