@@ -165,6 +165,17 @@ fn lizzie_reads_as_vertex(text: &str) -> bool {
 fn sabaki_controller_attaches_syncs_analyses_and_plays() {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients");
     if !folder.join("node_modules/@sabaki/gtp").is_dir() {
+        // Install Sabaki's controller from the lock file when npm is here, so `cargo test`
+        // alone covers it on a fresh machine.
+        let installed = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund", "--silent"])
+            .current_dir(&folder)
+            .status();
+        if let Err(error) = &installed {
+            eprintln!("npm is not available ({error})");
+        }
+    }
+    if !folder.join("node_modules/@sabaki/gtp").is_dir() {
         eprintln!(
             "SKIPPED sabaki_controller_attaches_syncs_analyses_and_plays: run `npm install` in \
              tests/clients (.ci/run does) to test with Sabaki's controller"
