@@ -144,7 +144,7 @@ async function main() {
   const play = (color, vertex) => ({name: 'play', args: [color, vertex]})
   const mainLine = [play('B', 'E5'), play('W', 'C3'), play('B', 'G7'), play('W', 'G3')]
   sent.length = 0
-  await withTimeout(tracker.sync({komi: 6.5, boardsize: [9, 9], history: mainLine}), 5000, 'first sync')
+  await withTimeout(tracker.sync({komi: 6.5, boardsize: [9, 9], history: mainLine}), 30000, 'first sync')
   check(sent.indexOf('komi') >= 0 && sent.indexOf('komi') < sent.indexOf('boardsize'), 'komi is sent before boardsize', sent.join(' '))
   const komi = await controller.sendCommand({name: 'get_komi'})
   check(komi.content === '6.5', 'komi survives boardsize and clear_board', komi.content)
@@ -153,7 +153,7 @@ async function main() {
   // moves are undone than kept) and replays.
   const variation = [play('B', 'E5'), play('W', 'C3'), play('B', 'G7'), play('W', 'D6'), play('B', 'F4')]
   sent.length = 0
-  await withTimeout(tracker.sync({komi: 6.5, boardsize: [9, 9], history: variation}), 5000, 'variation sync')
+  await withTimeout(tracker.sync({komi: 6.5, boardsize: [9, 9], history: variation}), 30000, 'variation sync')
   check(sent.filter(command => command === 'undo').length === 1, 'the variation is reached with one undo', sent.join(' '))
   check(!sent.includes('clear_board'), 'no clear_board fallback (every undo and play succeeded)')
   const record = await controller.sendCommand({name: 'printsgf'})
@@ -188,10 +188,10 @@ async function main() {
   // Commands sent while analysing are answered in order: a play stops the analysis and runs.
   const interrupted = controller.sendCommand({name: 'lz-analyze', args: ['B', '10']})
   const played = controller.sendCommand({name: 'play', args: ['B', 'pass']})
-  const [, playResponse] = await withTimeout(Promise.all([interrupted, played]), 5000, 'play during analysis')
+  const [, playResponse] = await withTimeout(Promise.all([interrupted, played]), 30000, 'play during analysis')
   check(!playResponse.error, 'a play sent during analysis is executed')
 
-  await withTimeout(controller.stop(3000), 5000, 'quit')
+  await withTimeout(controller.stop(3000), 30000, 'quit')
   check(controller.process == null, 'the engine quit within Sabaki\'s 3 s')
   const noisy = stderr.filter(line => /^(info|play|=|\?)/.test(line))
   check(noisy.length === 0, 'nothing on stderr looks like engine output', noisy.join('|'))
