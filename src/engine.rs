@@ -2,6 +2,7 @@
 //! clocks and the search. GTP handlers call these methods and only format what they return;
 //! every rule decision is made here or below. Knows nothing of the protocol's text.
 
+use crate::endgame::{JudgeSettings, StatusCache};
 use crate::rules::board::IllegalMove;
 use crate::rules::color::Color;
 use crate::rules::game::{Game, NothingToUndo};
@@ -147,6 +148,26 @@ impl std::fmt::Display for UnacceptableSize {
     }
 }
 
+/// The score of `game`'s position with the stones of `status` dead.
+fn score_with(game: &Game, status: &StoneStatus) -> Score {
+    score::score(
+        game.board(),
+        status,
+        game.rules(),
+        game.komi(),
+        game.handicap(),
+    )
+}
+
+/// The phase of the game a move is generated for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Normal play: passing ends the game with the dead stones judged and removed.
+    Play,
+    /// KGS's cleanup after a disputed end: the dead stones must be captured on the board.
+    Cleanup,
+}
+
 /// Which stones `final_status_list` asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StatusKind {
@@ -170,6 +191,8 @@ pub struct Engine {
     clocks: [Clock; 2],
     /// Whether the controller sent `time_left` for a colour since that colour's last move.
     clock_reported: [bool; 2],
+    /// End-of-game judgements of the positions seen.
+    status_cache: StatusCache,
 }
 
 impl Engine {
@@ -206,6 +229,7 @@ impl Engine {
             time_settings: TimeSettings::Unlimited,
             clocks: [Clock::new(&TimeSettings::Unlimited); 2],
             clock_reported: [false; 2],
+            status_cache: StatusCache::new(),
         })
     }
 
@@ -364,6 +388,12 @@ impl Engine {
         self.generate_move_reporting(color, stop, None)
     }
 
+    /// `kgs-genmove_cleanup`: chooses and plays a move for `color` in KGS's cleanup phase,
+    /// never passing while the opponent's dead stones are on the board.
+    pub fn generate_cleanup_move(&mut self, color: Color, stop: &AtomicBool) -> Decision {
+        self.generate(color, stop, None, Phase::Cleanup)
+    }
+
     /// Chooses a move for `color` without playing it (`reg_genmove`, hints).
     pub fn choose_move(&mut self, color: Color, stop: &AtomicBool) -> Decision {
         self.choose_move_reporting(color, stop, None)
@@ -379,7 +409,9 @@ impl Engine {
         report: Option<Reporter<'_>>,
     ) -> SearchSummary {
         let game = self.game_for(color);
-        self.search.run(&game, limits, stop, report)
+        let mut limits = limits.clone();
+        limits.end_margin = self.end_margin(&game);
+        self.search.run(&game, &limits, stop, report)
     }
 
     /// Thinks on the position for the side to move until `stop` is set (pondering).
@@ -393,8 +425,11 @@ impl Engine {
                 stop.store(true, Ordering::SeqCst);
             }
         };
-        let limits = Limits::default();
         let game = self.game_for(color);
+        let limits = Limits {
+            end_margin: self.end_margin(&game),
+            ..Limits::default()
+        };
         let summary = self.search.run(
             &game,
             &limits,
@@ -429,6 +464,8 @@ impl Engine {
             hard_time: None,
             early_stop: true,
             excluded_root_moves: Vec::new(),
+            forbid_pass: false,
+            end_margin: None,
         };
         if let Some(budget) = self.time_budget(color) {
             limits.soft_time = Some(budget.soft);
@@ -490,9 +527,27 @@ impl Engine {
         chains
     }
 
-    /// The end-of-game status of every stone.
-    fn final_status(&mut self) -> StoneStatus {
-        score::pass_alive_status(self.game.board())
+    /// The end-of-game status of every stone of the current position.
+    pub fn final_status(&mut self) -> StoneStatus {
+        let game = self.game.clone();
+        self.status_of(&game)
+    }
+
+    /// Black's margin if `game` ended now by a pass (the opponent passed last), dead stones
+    /// judged by the end-of-game status; `None` when a pass does not end the game.
+    fn end_margin(&mut self, game: &Game) -> Option<f64> {
+        if game.consecutive_passes() == 0 {
+            return None;
+        }
+        let status = self.status_of(game);
+        Some(score_with(game, &status).margin())
+    }
+
+    /// The end-of-game status of every stone of `game`'s position (cached).
+    fn status_of(&mut self, game: &Game) -> StoneStatus {
+        let params = self.search.params().clone();
+        self.status_cache
+            .status(game, &params, JudgeSettings::default(), self.settings.seed)
     }
 
     /// The score of the current position with the dead stones removed.
@@ -510,13 +565,7 @@ impl Engine {
             };
             return Score { black, white };
         }
-        score::score(
-            game.board(),
-            &status,
-            game.rules(),
-            game.komi(),
-            game.handicap(),
-        )
+        score_with(game, &status)
     }
 
     /// Places handicap stones at the GTP specification's fixed points.
@@ -773,8 +822,19 @@ impl Engine {
         stop: &AtomicBool,
         report: Option<Reporter<'_>>,
     ) -> Decision {
+        self.generate(color, stop, report, Phase::Play)
+    }
+
+    /// Chooses, plays and charges a move of `color` in `phase`.
+    fn generate(
+        &mut self,
+        color: Color,
+        stop: &AtomicBool,
+        report: Option<Reporter<'_>>,
+        phase: Phase,
+    ) -> Decision {
         let started = Instant::now();
-        let decision = self.choose_move_reporting(color, stop, report);
+        let decision = self.choose(color, stop, report, phase);
         self.charge_clock(color, started.elapsed());
         if let Decision::Play(chosen) = decision {
             if let Err(error) = self.game.play(color, chosen) {
@@ -793,12 +853,57 @@ impl Engine {
         stop: &AtomicBool,
         report: Option<Reporter<'_>>,
     ) -> Decision {
+        self.choose(color, stop, report, Phase::Play)
+    }
+
+    /// Chooses a move of `color` in `phase` without playing it.
+    fn choose(
+        &mut self,
+        color: Color,
+        stop: &AtomicBool,
+        report: Option<Reporter<'_>>,
+        phase: Phase,
+    ) -> Decision {
         let started = Instant::now();
         let game = self.game_for(color);
         if game.capture_winner().is_some() {
             return Decision::Play(Move::Pass);
         }
-        let limits = self.move_limits(color);
+        let mut limits = self.move_limits(color);
+        match phase {
+            Phase::Play => limits.end_margin = self.end_margin(&game),
+            Phase::Cleanup => {
+                // Whatever is left on the board when the cleanup ends counts as alive, so the
+                // opponent's dead stones must be captured before passing.
+                let status = self.status_of(&game);
+                let board = game.board();
+                // Play on the liberties of the opponent's dead chains until none is left.
+                let mut targets: Vec<Point> = Vec::new();
+                for point in board.points() {
+                    if board.stone(point) == Some(color.opponent()) && status.dead[point.index()] {
+                        for liberty in board.chain_liberties(point, usize::MAX) {
+                            if !targets.contains(&liberty)
+                                && game.is_legal(color, Move::Place(liberty))
+                            {
+                                targets.push(liberty);
+                            }
+                        }
+                    }
+                }
+                if !targets.is_empty() {
+                    limits.forbid_pass = true;
+                    limits.excluded_root_moves = board
+                        .points()
+                        .filter(|point| !targets.contains(point))
+                        .map(Move::Place)
+                        .collect();
+                }
+                if game.consecutive_passes() >= 1 {
+                    let everything_alive = StoneStatus::all_alive(board);
+                    limits.end_margin = Some(score_with(&game, &everything_alive).margin());
+                }
+            }
+        }
         let summary = self.search.run(&game, &limits, stop, report);
         self.thinking_seconds += started.elapsed().as_secs_f64();
         log::info!(
@@ -810,7 +915,11 @@ impl Engine {
             summary.win_rate,
             summary.score_lead
         );
-        self.decide(&game, &summary)
+        match phase {
+            Phase::Play => self.decide(&game, &summary),
+            // No resignation while cleaning up a game that is being scored.
+            Phase::Cleanup => Decision::Play(summary.best),
+        }
     }
 
     /// The search parameters in force.

@@ -230,9 +230,24 @@ fn fitting_arguments(random: &mut SplitMix, name: &str) -> Vec<String> {
         "fixed_handicap" | "place_free_handicap" | "ishi-capture_target" => {
             vec![random.below(12).to_string()]
         }
-        "set_free_handicap" => (0..random.below(6))
-            .map(|_| random_vertex(random))
-            .collect(),
+        "set_free_handicap" => {
+            // Mostly two to four points of a small corner, so that it often succeeds.
+            let count = if random.chance(2, 3) {
+                2 + random.below(3)
+            } else {
+                random.below(6)
+            };
+            (0..count)
+                .map(|_| {
+                    if random.chance(2, 3) {
+                        let column = (b'A' + random.below(5) as u8) as char;
+                        format!("{column}{}", 1 + random.below(5))
+                    } else {
+                        random_vertex(random)
+                    }
+                })
+                .collect()
+        }
         "gogui-setup" | "gogui-play_sequence" => (0..random.below(5))
             .flat_map(|_| [color(random), random_vertex(random)])
             .collect(),

@@ -79,6 +79,10 @@ pub static COMMANDS: &[Entry] = &[
         handler: reg_genmove,
     },
     Entry {
+        name: "kgs-genmove_cleanup",
+        handler: kgs_genmove_cleanup,
+    },
+    Entry {
         name: "undo",
         handler: undo,
     },
@@ -340,6 +344,14 @@ fn genmove(session: &mut Session, arguments: &[String]) -> Result<String, String
     let color = args::color(arguments, 0)?;
     let interrupt = session.interrupt.clone();
     let decision = session.engine.generate_move(color, &interrupt);
+    Ok(decision_text(decision, session.engine.game().size()))
+}
+
+fn kgs_genmove_cleanup(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 1)?;
+    let color = args::color(arguments, 0)?;
+    let interrupt = session.interrupt.clone();
+    let decision = session.engine.generate_cleanup_move(color, &interrupt);
     Ok(decision_text(decision, session.engine.game().size()))
 }
 

@@ -12,7 +12,8 @@
 //! until the old one is freed on a helper thread); with one thread, a seed and a playout
 //! limit every decision is a function of the playout count, so results repeat exactly.
 //! The pass that would end the game (the opponent passed last) is not played out: the
-//! position is scored, each stone taking its likelier fate from 400 playouts of ownership.
+//! caller (the engine, through `endgame`) scores the position and passes the margin in
+//! [`Limits::end_margin`].
 
 pub mod bench;
 pub mod board;
@@ -26,12 +27,10 @@ pub mod worker;
 
 pub use params::{PlayoutPolicy, SearchParams};
 
-use crate::rules::board::Board;
 use crate::rules::color::Color;
 use crate::rules::game::Game;
 use crate::rules::point::Move;
 use crate::rules::rules::{HandicapBonus, Rules, Scoring};
-use crate::rules::score;
 use board::{index_move, move_index, PlayoutBoard, NO_POINT};
 use playout::PlayoutSettings;
 use select::lower_confidence_bound;
@@ -41,7 +40,7 @@ use tree::{Tree, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN};
 use worker::{cannot_be_overtaken, Context, Worker};
 
 /// When a search ends (whichever comes first; with none set, only the stop flag ends it).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Limits {
     /// New playouts to run in this search (reused ones do not count).
     pub playouts: Option<u64>,
@@ -54,8 +53,14 @@ pub struct Limits {
     /// time limits, the time) left.
     pub early_stop: bool,
     /// Root moves the search must not consider (analysis `avoid` / `allow`). Pass is never
-    /// excluded, so a move always remains.
+    /// excluded this way, so a move always remains.
     pub excluded_root_moves: Vec<Move>,
+    /// Leave pass out at the root while another legal move (not filling an own eye) exists
+    /// (the cleanup phase, where the opponent's dead stones must be captured first).
+    pub forbid_pass: bool,
+    /// Black's margin if a pass at the root ends the game (the opponent passed last), as
+    /// the caller judges the final position; `None` plays such a pass out like any move.
+    pub end_margin: Option<f64>,
 }
 
 /// A progress callback and the interval between its calls.
@@ -139,9 +144,6 @@ pub struct Search {
     ownership: Vec<f32>,
     reused_visits: u64,
 }
-
-/// Playouts run before a search to judge dead stones when a pass would end the game.
-const PASS_PROBE_PLAYOUTS: usize = 400;
 
 impl Search {
     /// A search with these parameters, `threads` workers (at least one), a seed for the
@@ -276,7 +278,7 @@ impl Search {
         let size = game.size();
         let root_board = PlayoutBoard::from_board(game.board(), to_move);
         let mut root_legal = vec![false; board::CAPACITY];
-        root_legal[NO_POINT] = true;
+        let mut other_than_pass = false;
         for point in game.board().points() {
             let chosen = Move::Place(point);
             if game.board().stone(point).is_none()
@@ -284,8 +286,10 @@ impl Search {
                 && !limits.excluded_root_moves.contains(&chosen)
             {
                 root_legal[point.index()] = true;
+                other_than_pass |= !root_board.is_eye(point.index(), to_move);
             }
         }
+        root_legal[NO_POINT] = !(limits.forbid_pass && other_than_pass);
         let settings = PlayoutSettings::new(
             &self.params,
             size,
@@ -313,6 +317,7 @@ impl Search {
             root_legal,
             pass_margin: 0.0,
             pass_margin_known: false,
+            territory_offset: territory_offset(game),
             playout_limit: limits.playouts.unwrap_or(u64::MAX),
             playouts: AtomicU64::new(0),
             stop: AtomicBool::new(false),
@@ -321,22 +326,16 @@ impl Search {
             exclusive: self.threads == 1,
             finished_workers: AtomicUsize::new(0),
         };
-        // A pass now ends the game when the opponent passed last: judge it by scoring.
-        if game.consecutive_passes() >= 1 {
+        // A pass now ends the game when the opponent passed last: the caller judged the
+        // final position; the root's pass child becomes a won or lost end of the game.
+        if let (true, Some(margin)) = (game.consecutive_passes() >= 1, limits.end_margin) {
             if let Some(first) = self.workers.first_mut() {
-                first.probe_ownership(&context, PASS_PROBE_PLAYOUTS);
-                let (sums, count) = first.ownership();
-                // The pass that ends the game is scored, dead stones judged by ownership.
-                let judged = end_of_game_margin(game, sums, count);
-                first.reset(move_seed);
                 // Expand the root now so the pass child exists.
                 first.iterate(&context);
                 context.playouts.fetch_add(1, Relaxed);
-                if let Some(margin) = judged {
-                    context.pass_margin = margin;
-                    context.pass_margin_known = true;
-                    mark_root_pass(tree, to_move, margin);
-                }
+                context.pass_margin = margin;
+                context.pass_margin_known = true;
+                mark_root_pass(tree, to_move, margin);
             }
         }
 
@@ -433,6 +432,20 @@ impl SearchSummary {
     }
 }
 
+/// Under territory scoring, the root's area margin minus its territory margin: black's stones
+/// minus white's, less black's prisoners minus white's (see `Context::territory_offset`).
+fn territory_offset(game: &Game) -> Option<f64> {
+    if game.rules().scoring != Scoring::Territory {
+        return None;
+    }
+    let board = game.board();
+    let [black_stones, white_stones] = board.stone_counts();
+    let stones = black_stones as f64 - white_stones as f64;
+    let prisoners =
+        f64::from(board.captures(Color::Black)) - f64::from(board.captures(Color::White));
+    Some(stones - prisoners)
+}
+
 /// White's handicap compensation in the playouts' area count.
 fn handicap_compensation(game: &Game) -> f64 {
     if game.rules().scoring == Scoring::Territory {
@@ -443,30 +456,6 @@ fn handicap_compensation(game: &Game) -> f64 {
         HandicapBonus::PerStone => game.handicap() as f64,
         HandicapBonus::PerStoneAfterFirst => game.handicap().saturating_sub(1) as f64,
     }
-}
-
-/// Black's margin if the game ended now, or `None` without playouts to judge by. Stones
-/// count as dead when Benson says so or when the playouts give their point to the other
-/// colour more often than to their own (the referee removes dead stones; a game that ends
-/// by passes is over, so each stone goes to its likelier fate).
-fn end_of_game_margin(game: &Game, ownership_sums: &[i64], playouts: u64) -> Option<f64> {
-    let board: &Board = game.board();
-    let mut status = score::pass_alive_status(board);
-    if playouts == 0 {
-        return None;
-    }
-    for point in board.points() {
-        let Some(color) = board.stone(point) else {
-            continue;
-        };
-        let mean = ownership_sums[point.index()] as f64 / playouts as f64;
-        let own_share = if color == Color::Black { mean } else { -mean };
-        if own_share < 0.0 {
-            status.dead[point.index()] = true;
-        }
-    }
-    let final_score = score::score(board, &status, game.rules(), game.komi(), game.handicap());
-    Some(final_score.margin())
 }
 
 /// Marks the root's pass child as the end of the game, won or lost for `to_move` by
@@ -651,6 +640,7 @@ fn summarize(
     };
     // Passing wins the game now: take it.
     let pass_wins = game.consecutive_passes() >= 1
+        && context.root_legal[NO_POINT]
         && context.pass_margin_known
         && (context.pass_margin > 0.0) == (to_move == Color::Black)
         && context.pass_margin != 0.0;
@@ -711,6 +701,7 @@ fn principal_variation(tree: &Tree, index: u32) -> (Vec<Move>, Vec<u64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::board::Board;
     use crate::rules::point::parse_move;
 
     fn limits(playouts: u64) -> Limits {
@@ -916,11 +907,25 @@ mod tests {
         game.set_to_move(Color::White);
         game.play(Color::White, Move::Pass).unwrap();
         let mut search = Search::new(SearchParams::default(), 1, 1, 1 << 26);
-        let summary = search_game(&mut search, &game, 1000);
+        let stop = AtomicBool::new(false);
+        let ending = |game: &Game| Limits {
+            end_margin: Some(
+                crate::rules::score::score(
+                    game.board(),
+                    &crate::rules::score::StoneStatus::all_alive(game.board()),
+                    game.rules(),
+                    game.komi(),
+                    0,
+                )
+                .margin(),
+            ),
+            ..limits(1000)
+        };
+        let summary = search.run(&game, &ending(&game), &stop, None);
         assert_eq!(summary.best, Move::Pass, "black wins by passing");
         // With komi 9.5 the same pass loses: black must play on.
         game.set_komi(9.5);
-        let summary = search_game(&mut search, &game, 1000);
+        let summary = search.run(&game, &ending(&game), &stop, None);
         assert_ne!(summary.best, Move::Pass, "black would lose by passing");
     }
 }

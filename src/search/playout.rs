@@ -162,17 +162,23 @@ pub fn play_out(
 
 /// Area score of a finished playout.
 pub fn score(board: &PlayoutBoard, komi: f64) -> Outcome {
-    let black_margin = board.area_margin() as f64 - komi;
-    let winner = if black_margin > 0.0 {
-        Some(Color::Black)
-    } else if black_margin < 0.0 {
-        Some(Color::White)
-    } else {
-        None
-    };
-    Outcome {
-        winner,
-        black_margin,
+    Outcome::from_margin(board.area_margin() as f64 - komi)
+}
+
+impl Outcome {
+    /// The outcome of a game black wins by `black_margin` (komi included).
+    pub fn from_margin(black_margin: f64) -> Outcome {
+        let winner = if black_margin > 0.0 {
+            Some(Color::Black)
+        } else if black_margin < 0.0 {
+            Some(Color::White)
+        } else {
+            None
+        };
+        Outcome {
+            winner,
+            black_margin,
+        }
     }
 }
 

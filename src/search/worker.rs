@@ -38,6 +38,12 @@ pub struct Context<'a> {
     pub pass_margin: f64,
     /// Whether `pass_margin` was computed (the opponent passed last).
     pub pass_margin_known: bool,
+    /// Under territory scoring, the root's area margin minus its territory margin (black's
+    /// stones minus white's, less black's prisoners minus white's); `None` under area scoring.
+    /// A playout's territory margin is its area margin minus this, minus the stones black
+    /// placed in the tree below the root minus white's: a stone played where passing would
+    /// do costs a point, while the one-sided filling at the end of a playout costs nothing.
+    pub territory_offset: Option<f64>,
     /// Playouts to run in this search (`u64::MAX`: no limit).
     pub playout_limit: u64,
     /// Playouts claimed so far.
@@ -133,22 +139,6 @@ impl Worker {
         context.finished_workers.fetch_add(1, Release);
     }
 
-    /// Plays `count` playouts from the root without the tree, only to gather ownership.
-    pub fn probe_ownership(&mut self, context: &Context, count: usize) {
-        for _ in 0..count {
-            self.board.copy_from(&context.root_board);
-            self.sequence.clear();
-            let _ = play_out(
-                &mut self.board,
-                context.root_to_move,
-                &context.settings,
-                &mut self.random,
-                &mut self.sequence,
-            );
-            self.count_ownership();
-        }
-    }
-
     /// One iteration: descend, maybe expand, play out, back up.
     pub fn iterate(&mut self, context: &Context) {
         let tree = context.tree;
@@ -161,6 +151,8 @@ impl Worker {
         let mut color = context.root_to_move;
         let mut index = 0u32;
         let mut terminal: Option<Outcome> = None;
+        // Stones placed in the tree: black's minus white's.
+        let mut placed = 0i32;
         loop {
             let node = tree.node(index);
             let state = node.state.load(Acquire);
@@ -196,6 +188,7 @@ impl Worker {
                 self.board.pass();
             } else {
                 self.board.play(point, color);
+                placed += if color == Color::Black { 1 } else { -1 };
             }
             self.sequence.push(encode(point, color));
             self.path.push(child);
@@ -222,7 +215,12 @@ impl Worker {
                     &mut self.sequence,
                 );
                 self.count_ownership();
-                outcome
+                match context.territory_offset {
+                    Some(offset) => {
+                        Outcome::from_margin(outcome.black_margin - offset - f64::from(placed))
+                    }
+                    None => outcome,
+                }
             }
         };
         self.back_up(context, &outcome);

@@ -1,0 +1,71 @@
+//! The end of the game: the status of every chain (dead, alive, seki) judged from Benson's
+//! analysis and playouts (`status`), and a cache of those judgements keyed by position, rules
+//! and komi, so that `final_status_list`, `final_score`, pass decisions and the cleanup phase
+//! all see one answer. Knows the rules core and the search's playouts; never GTP.
+
+pub mod status;
+
+pub use status::{judge, JudgeSettings};
+
+use crate::rules::game::Game;
+use crate::rules::rules::Rules;
+use crate::rules::score::StoneStatus;
+use crate::search::SearchParams;
+use std::collections::HashMap;
+
+/// Positions kept before the cache starts afresh.
+const CACHE_CAPACITY: usize = 256;
+
+/// What a judgement depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct StatusKey {
+    size: usize,
+    board_hash: u64,
+    captures: [u32; 2],
+    rules: Rules,
+    komi_bits: u64,
+}
+
+/// Judgements of positions already seen.
+#[derive(Debug, Default)]
+pub struct StatusCache {
+    entries: HashMap<StatusKey, StoneStatus>,
+}
+
+impl StatusCache {
+    /// An empty cache.
+    pub fn new() -> StatusCache {
+        StatusCache::default()
+    }
+
+    /// The status of `game`'s position, judged now or remembered.
+    pub fn status(
+        &mut self,
+        game: &Game,
+        params: &SearchParams,
+        settings: JudgeSettings,
+        seed: u64,
+    ) -> StoneStatus {
+        let board = game.board();
+        let key = StatusKey {
+            size: game.size(),
+            board_hash: board.hash(),
+            captures: [
+                board.captures(crate::rules::color::Color::Black),
+                board.captures(crate::rules::color::Color::White),
+            ],
+            rules: *game.rules(),
+            komi_bits: game.komi().to_bits(),
+        };
+        if let Some(status) = self.entries.get(&key) {
+            return status.clone();
+        }
+        if self.entries.len() >= CACHE_CAPACITY {
+            self.entries.clear();
+        }
+        let seed = seed ^ key.board_hash ^ key.komi_bits.rotate_left(17);
+        let status = judge(game, params, settings, seed);
+        self.entries.insert(key, status.clone());
+        status
+    }
+}

@@ -1,0 +1,521 @@
+//! The end-of-game status of every chain (dead, alive or seki), judged once per position.
+//!
+//! Three sources, strongest first:
+//! 1. Benson's pass-alive analysis ([`score::pass_alive`]): pass-alive chains live, stones in
+//!    the other colour's pass-alive territory are dead. Playouts never override it.
+//! 2. Ownership of heavy playouts started by black and white in turn: a chain whose points the
+//!    other colour owns at the end of more playouts than its own colour is dead. Playouts run
+//!    in batches until every undecided chain is clearly on one side (or a cap is reached).
+//! 3. Seki: an empty point next to live chains of both colours that the playouts leave empty
+//!    (neither side can fill it without putting its own chain into atari) makes the chains
+//!    around it seki, together with the chains sharing an eye with them.
+//!
+//! Under rules without a friendly pass (Tromp-Taylor) every stone on the board counts as
+//! alive: the game is scored as it stands, so nothing is reported dead.
+
+use crate::rules::board::Board;
+use crate::rules::color::Color;
+use crate::rules::game::Game;
+use crate::rules::point::{Move, Point};
+use crate::rules::score::{self, StoneStatus};
+use crate::search::board::{PlayoutBoard, BLACK, EMPTY, WHITE};
+use crate::search::playout::{play_out, PlayoutSettings, Random};
+use crate::search::{PlayoutPolicy, SearchParams};
+
+/// How many playouts judge a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JudgeSettings {
+    /// Playouts per batch; the judgement stops after a batch when it is clear.
+    pub batch: usize,
+    /// Playouts at most.
+    pub maximum: usize,
+}
+
+impl Default for JudgeSettings {
+    fn default() -> JudgeSettings {
+        JudgeSettings {
+            batch: 128,
+            maximum: 1024,
+        }
+    }
+}
+
+/// A chain is decided when its mean ownership is this many standard errors from zero.
+const CLEAR_MARGIN_IN_STANDARD_ERRORS: f64 = 3.0;
+
+/// Share of playouts leaving a point empty between both colours that makes it a seki point
+/// when filling it would be self-atari for both colours (and without that check).
+const SEKI_EMPTY_SHARE_WITH_SELF_ATARI: f64 = 0.25;
+const SEKI_EMPTY_SHARE_ALONE: f64 = 0.6;
+
+/// What the playouts saw at their ends, per point index.
+#[derive(Clone, Debug, Default)]
+pub struct PlayoutStatistics {
+    /// Playouts run.
+    pub playouts: usize,
+    /// Playouts ending with the point black's minus those ending with it white's.
+    pub ownership: Vec<i64>,
+    /// Playouts ending with the point empty and touching both colours (or neither).
+    pub empty_between: Vec<u32>,
+}
+
+impl PlayoutStatistics {
+    /// Mean owner of the point: +1 always black, -1 always white.
+    pub fn mean_owner(&self, point: Point) -> f64 {
+        if self.playouts == 0 {
+            return 0.0;
+        }
+        self.ownership[point.index()] as f64 / self.playouts as f64
+    }
+
+    /// Share of playouts that ended with the point empty between both colours.
+    pub fn empty_between_share(&self, point: Point) -> f64 {
+        if self.playouts == 0 {
+            return 0.0;
+        }
+        self.empty_between[point.index()] as f64 / self.playouts as f64
+    }
+}
+
+/// The status of every stone of `game`'s position. Deterministic for a seed.
+pub fn judge(
+    game: &Game,
+    params: &SearchParams,
+    settings: JudgeSettings,
+    seed: u64,
+) -> StoneStatus {
+    let board = game.board();
+    let benson = score::pass_alive(board);
+    let chains = chain_heads(board);
+    let undecided: Vec<Point> = chains
+        .iter()
+        .copied()
+        .filter(|&head| {
+            benson.alive[head.index()].is_none() && benson.territory[head.index()].is_none()
+        })
+        .collect();
+    let statistics = if undecided.is_empty() {
+        PlayoutStatistics::default()
+    } else {
+        run_playouts(game, params, settings, seed, &undecided)
+    };
+
+    let mut status = StoneStatus::all_alive(board);
+    if !game.rules().friendly_pass_ok {
+        // Every stone on the board counts: nothing is dead, but seki is still reported.
+        mark_seki(board, &mut status, &statistics);
+        return status;
+    }
+    for &head in &chains {
+        let Some(color) = board.stone(head) else {
+            continue;
+        };
+        let dead = if benson.alive[head.index()].is_some() {
+            false
+        } else if benson.territory[head.index()] == Some(color.opponent()) {
+            true
+        } else {
+            statistics.playouts > 0 && own_share(board, head, color, &statistics) < 0.0
+        };
+        if dead {
+            for stone in board.chain_stones(head) {
+                status.dead[stone.index()] = true;
+            }
+        }
+    }
+    mark_bent_four_dead(board, &mut status);
+    mark_seki(board, &mut status, &statistics);
+    status
+}
+
+/// Marks dead the chains whose only liberties form a bent four in the corner: the attacker
+/// kills them through a ko the defender cannot win, as it may first remove every ko threat
+/// (the Japanese rules call such a group dead outright; under area rules it can be killed).
+/// Playouts rarely see this, so the shape is recognised directly.
+fn mark_bent_four_dead(board: &Board, status: &mut StoneStatus) {
+    let size = board.size();
+    if size < 4 {
+        return;
+    }
+    let last = size - 1;
+    let corners = [
+        (0, 0, 1, 1),
+        (last, 0, -1, 1),
+        (0, last, 1, -1),
+        (last, last, -1, -1),
+    ];
+    for (column, row, step_column, step_row) in corners {
+        let at = |along_column: isize, along_row: isize| {
+            let x = column as isize + along_column * step_column;
+            let y = row as isize + along_row * step_row;
+            crate::rules::point::point_at(x as usize, y as usize, size)
+        };
+        // The corner, its two neighbours, and one more point along either edge.
+        for shape in [
+            [at(0, 0), at(1, 0), at(0, 1), at(2, 0)],
+            [at(0, 0), at(1, 0), at(0, 1), at(0, 2)],
+        ] {
+            if let Some(chains) = bent_four_owners(board, &shape) {
+                for head in chains {
+                    for stone in board.chain_stones(head) {
+                        status.dead[stone.index()] = true;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// When the four `shape` points are empty, bordered by stones of one colour only, and those
+/// chains have no liberty elsewhere, one stone of each of those chains.
+fn bent_four_owners(board: &Board, shape: &[Point; 4]) -> Option<Vec<Point>> {
+    if shape.iter().any(|&point| board.stone(point).is_some()) {
+        return None;
+    }
+    let mut owner: Option<Color> = None;
+    let mut heads: Vec<Point> = Vec::new();
+    for &point in shape {
+        for neighbour in board.neighbours(point) {
+            if !board.is_on_board(neighbour) || shape.contains(&neighbour) {
+                continue;
+            }
+            let color = board.stone(neighbour)?;
+            if owner.is_some_and(|owner| owner != color) {
+                return None;
+            }
+            owner = Some(color);
+            let head = board.chain(neighbour);
+            if !heads.contains(&head) {
+                heads.push(head);
+            }
+        }
+    }
+    owner?;
+    let all_inside = heads.iter().all(|&head| {
+        board
+            .chain_liberties(head, usize::MAX)
+            .iter()
+            .all(|liberty| shape.contains(liberty))
+    });
+    all_inside.then_some(heads)
+}
+
+/// One stone of every chain.
+fn chain_heads(board: &Board) -> Vec<Point> {
+    let mut heads = Vec::new();
+    let mut seen = vec![false; board.array_length()];
+    for point in board.points() {
+        if board.stone(point).is_none() || seen[point.index()] {
+            continue;
+        }
+        for stone in board.chain_stones(point) {
+            seen[stone.index()] = true;
+        }
+        heads.push(point);
+    }
+    heads
+}
+
+/// The chain's mean ownership from its own colour's side: +1 when it always survives, -1
+/// when the other colour always owns its points.
+fn own_share(board: &Board, head: Point, color: Color, statistics: &PlayoutStatistics) -> f64 {
+    let mut sum = 0.0;
+    let mut stones = 0.0;
+    for stone in board.chain_stones(head) {
+        sum += statistics.mean_owner(stone);
+        stones += 1.0;
+    }
+    let mean = sum / stones;
+    if color == Color::Black {
+        mean
+    } else {
+        -mean
+    }
+}
+
+/// Heavy playouts from the position, black and white starting in turn, in batches until
+/// every chain of `undecided` is clearly alive or dead or the maximum is reached.
+pub fn run_playouts(
+    game: &Game,
+    params: &SearchParams,
+    settings: JudgeSettings,
+    seed: u64,
+    undecided: &[Point],
+) -> PlayoutStatistics {
+    let board = game.board();
+    let size = board.size();
+    let length = board.array_length();
+    let mut playout_settings = PlayoutSettings::new(params, size, game.komi(), None);
+    playout_settings.policy = PlayoutPolicy::Heavy;
+    // Black starts the even playouts and white the odd ones, whoever is to move, so that the
+    // judgement of a position is the same before and after a pass.
+    let starts = [
+        PlayoutBoard::from_board(board, Color::Black),
+        PlayoutBoard::from_board(board, Color::White),
+    ];
+    let mut scratch = PlayoutBoard::new(size);
+    let mut random = Random::new(seed);
+    let mut sequence = Vec::with_capacity(size * size * 4);
+    let mut statistics = PlayoutStatistics {
+        playouts: 0,
+        ownership: vec![0; length],
+        empty_between: vec![0; length],
+    };
+    let batch = settings.batch.max(1);
+    while statistics.playouts < settings.maximum.max(1) {
+        for _ in 0..batch {
+            let side = statistics.playouts % 2;
+            let to_move = if side == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            scratch.copy_from(&starts[side]);
+            sequence.clear();
+            let _ = play_out(
+                &mut scratch,
+                to_move,
+                &playout_settings,
+                &mut random,
+                &mut sequence,
+            );
+            record_ending(board, &scratch, &mut statistics);
+        }
+        if all_clear(board, undecided, &statistics) {
+            break;
+        }
+    }
+    statistics
+}
+
+/// Adds one finished playout board to the statistics.
+fn record_ending(board: &Board, ending: &PlayoutBoard, statistics: &mut PlayoutStatistics) {
+    for point in board.points() {
+        let index = point.index();
+        match ending.area_owner(index) {
+            BLACK => statistics.ownership[index] += 1,
+            WHITE => statistics.ownership[index] -= 1,
+            _ => {
+                if ending.cell(index) == EMPTY {
+                    statistics.empty_between[index] += 1;
+                }
+            }
+        }
+    }
+    statistics.playouts += 1;
+}
+
+/// Whether every chain's mean ownership is clearly away from zero.
+fn all_clear(board: &Board, undecided: &[Point], statistics: &PlayoutStatistics) -> bool {
+    let margin = CLEAR_MARGIN_IN_STANDARD_ERRORS / (statistics.playouts as f64).sqrt();
+    undecided.iter().all(|&head| {
+        board
+            .stone(head)
+            .is_none_or(|color| own_share(board, head, color, statistics).abs() > margin)
+    })
+}
+
+/// Marks seki: live chains next to an empty point between both colours that playouts leave
+/// empty, and the live chains sharing an eye with them.
+fn mark_seki(board: &Board, status: &mut StoneStatus, statistics: &PlayoutStatistics) {
+    if statistics.playouts == 0 {
+        return;
+    }
+    let live = |point: Point| -> Option<Color> {
+        if status.dead[point.index()] {
+            None
+        } else {
+            board.stone(point)
+        }
+    };
+    let mut seki_heads: Vec<Point> = Vec::new();
+    for point in board.points() {
+        if board.stone(point).is_some() {
+            continue;
+        }
+        let mut touches = [false, false];
+        for neighbour in board.neighbours(point) {
+            if let Some(color) = live(neighbour) {
+                touches[color.index()] = true;
+            }
+        }
+        if !(touches[0] && touches[1]) {
+            continue;
+        }
+        let share = statistics.empty_between_share(point);
+        let unfillable = Color::ALL
+            .iter()
+            .all(|&color| filling_is_self_atari(board, point, color));
+        let seki_point = share >= SEKI_EMPTY_SHARE_ALONE
+            || (unfillable && share >= SEKI_EMPTY_SHARE_WITH_SELF_ATARI);
+        if seki_point {
+            for neighbour in board.neighbours(point) {
+                if live(neighbour).is_some() {
+                    seki_heads.push(neighbour);
+                }
+            }
+        }
+    }
+    let mut seki = vec![false; board.array_length()];
+    let mut pending = seki_heads;
+    while let Some(head) = pending.pop() {
+        if seki[head.index()] {
+            continue;
+        }
+        let color = board.stone(head).expect("a seki chain has stones");
+        let stones: Vec<Point> = board.chain_stones(head).collect();
+        for &stone in &stones {
+            seki[stone.index()] = true;
+        }
+        // Chains of the same colour bordering an eye (an empty region touching only this
+        // colour's live stones) of this chain share its fate.
+        for &stone in &stones {
+            for neighbour in board.neighbours(stone) {
+                if board.is_on_board(neighbour) && board.stone(neighbour).is_none() {
+                    for partner in eye_partners(board, neighbour, color, &live) {
+                        if !seki[partner.index()] {
+                            pending.push(partner);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for point in board.points() {
+        if seki[point.index()] && !status.dead[point.index()] {
+            status.seki[point.index()] = true;
+        }
+    }
+}
+
+/// When the empty region around `start` (dead stones count as empty) touches only live
+/// stones of `color`, the live stones bordering it; otherwise none.
+fn eye_partners(
+    board: &Board,
+    start: Point,
+    color: Color,
+    live: &impl Fn(Point) -> Option<Color>,
+) -> Vec<Point> {
+    const MAXIMUM_EYE: usize = 12;
+    let mut region = vec![start];
+    let mut borders = Vec::new();
+    let mut cursor = 0;
+    while cursor < region.len() {
+        let current = region[cursor];
+        cursor += 1;
+        for neighbour in board.neighbours(current) {
+            if !board.is_on_board(neighbour) || region.contains(&neighbour) {
+                continue;
+            }
+            match live(neighbour) {
+                Some(other) if other != color => return Vec::new(),
+                Some(_) => borders.push(neighbour),
+                None => {
+                    region.push(neighbour);
+                    if region.len() > MAXIMUM_EYE {
+                        return Vec::new();
+                    }
+                }
+            }
+        }
+    }
+    borders
+}
+
+/// Whether `color` playing on the empty `point` is illegal, or leaves its chain with one
+/// liberty without capturing anything.
+fn filling_is_self_atari(board: &Board, point: Point, color: Color) -> bool {
+    let mut trial = board.clone();
+    if trial.try_play(Move::Place(point), color, false).is_err() {
+        return true;
+    }
+    trial.captures(color) == board.captures(color) && trial.liberties(point) <= 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::rules::Rules;
+
+    fn game_from(diagram: &str, rules: Rules) -> Game {
+        let board = Board::from_diagram(diagram).expect("diagram");
+        let mut game = Game::new(board.size(), rules, 7.5);
+        let stones: Vec<(Color, Point)> = board
+            .points()
+            .filter_map(|point| board.stone(point).map(|color| (color, point)))
+            .collect();
+        game.setup(&stones).expect("setup");
+        game
+    }
+
+    fn dead_points(game: &Game, status: &StoneStatus) -> Vec<String> {
+        let board = game.board();
+        board
+            .points()
+            .filter(|point| status.dead[point.index()])
+            .map(|point| board.vertex(point))
+            .collect()
+    }
+
+    fn judge_default(game: &Game) -> StoneStatus {
+        judge(game, &SearchParams::default(), JudgeSettings::default(), 1)
+    }
+
+    #[test]
+    fn lone_stone_in_territory_is_dead() {
+        let game = game_from(
+            ". . . X O . . . .
+            . O . X O . . . .
+            . . . X O . . . .
+            . . . X O . . . .
+            . . . X O . . . .
+            . . . X O . . . .
+            . . . X O . X . .
+            . . . X O . . . .
+            . . . X O . . . .
+            ",
+            Rules::chinese(),
+        );
+        let status = judge_default(&game);
+        let dead = dead_points(&game, &status);
+        assert!(dead.contains(&"B8".to_string()), "{dead:?}");
+        assert!(dead.contains(&"G3".to_string()), "{dead:?}");
+        assert_eq!(dead.len(), 2, "{dead:?}");
+    }
+
+    #[test]
+    fn tromp_taylor_counts_every_stone_alive() {
+        let game = game_from(
+            ". . . X O . . . .
+            . O . X O . . . .
+            . . . X O . . . .
+            . . . X O . . . .
+            . . . X O . . . .
+            . . . X O . . . .
+            . . . X O . X . .
+            . . . X O . . . .
+            . . . X O . . . .
+            ",
+            Rules::tromp_taylor(),
+        );
+        let status = judge_default(&game);
+        assert!(dead_points(&game, &status).is_empty());
+    }
+
+    #[test]
+    fn judgement_repeats_for_a_seed() {
+        let game = game_from(
+            "
+            . X O . .
+            X X O . .
+            . X O O .
+            X X X O .
+            . X . O .
+            ",
+            Rules::chinese(),
+        );
+        let first = judge_default(&game);
+        let second = judge_default(&game);
+        assert_eq!(first, second);
+    }
+}
