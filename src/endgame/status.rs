@@ -23,12 +23,15 @@ use crate::search::playout::{play_out, PlayoutSettings, Random};
 use crate::search::{PlayoutPolicy, SearchParams};
 
 /// How many playouts judge a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JudgeSettings {
     /// Playouts per batch; the judgement stops after a batch when it is clear.
     pub batch: usize,
     /// Playouts at most.
     pub maximum: usize,
+    /// Probability that the playouts refuse a self-atari of one or two stones. Lower than
+    /// the search's: at the end of a game the throw-ins that kill are what matters.
+    pub self_atari_reject: f64,
 }
 
 impl Default for JudgeSettings {
@@ -36,6 +39,7 @@ impl Default for JudgeSettings {
         JudgeSettings {
             batch: 128,
             maximum: 1024,
+            self_atari_reject: 0.5,
         }
     }
 }
@@ -245,8 +249,10 @@ pub fn run_playouts(
     let board = game.board();
     let size = board.size();
     let length = board.array_length();
-    let mut playout_settings = PlayoutSettings::new(params, size, game.komi(), None);
-    playout_settings.policy = PlayoutPolicy::Heavy;
+    let mut params = params.clone();
+    params.playout = PlayoutPolicy::Heavy;
+    params.playout_self_atari_reject = settings.self_atari_reject;
+    let playout_settings = PlayoutSettings::new(&params, size, game.komi(), None);
     // Black starts the even playouts and white the odd ones, whoever is to move, so that the
     // judgement of a position is the same before and after a pass.
     let starts = [

@@ -553,9 +553,14 @@ impl PlayoutBoard {
         if cell != EMPTY {
             return cell;
         }
+        // The border has both colour bits: leave it out, or every empty point on the edge
+        // would count for nobody.
         let mut seen = 0;
         for neighbour in self.neighbours(point) {
-            seen |= self.cells[neighbour & MASK];
+            let cell = self.cells[neighbour & MASK];
+            if cell != BORDER {
+                seen |= cell;
+            }
         }
         match seen & BORDER {
             BLACK => BLACK,
@@ -731,6 +736,33 @@ mod tests {
                 }
                 let copy = PlayoutBoard::from_board(&rules_board, color);
                 copy.check_consistency().unwrap();
+                // The playouts' area count agrees with the rules core's, edges included.
+                let no_dead = vec![false; rules_board.array_length()];
+                let owners = crate::rules::score::area_owners(&rules_board, &no_dead);
+                let mut expected_margin = 0;
+                let mut isolated = true;
+                for point in rules_board.points() {
+                    let code = match owners[point.index()] {
+                        Some(owner) => {
+                            expected_margin += if owner == Color::Black { 1 } else { -1 };
+                            stone_code(owner)
+                        }
+                        None => 0,
+                    };
+                    // The playout board looks at the neighbours only, the rules core at
+                    // whole regions: they agree on stones and on one-point regions (all
+                    // that is left empty at the end of a playout).
+                    if !board.has_empty_neighbour(point.index())
+                        || board.cell(point.index()) != EMPTY
+                    {
+                        assert_eq!(board.area_owner(point.index()), code, "owner of {point:?}");
+                    } else {
+                        isolated = false;
+                    }
+                }
+                if isolated {
+                    assert_eq!(board.area_margin(), expected_margin);
+                }
             }
         }
     }
