@@ -9,7 +9,8 @@
 3 kata-get-rules
 #? [\{.*\}]
 
-# One capture is not enough: the score is still counted on the board, area style.
+# One capture is not enough: the score is still counted on the board, area style, every
+# stone alive (capture Go takes stones off only by capturing).
 boardsize 9
 clear_board
 play b D5
@@ -79,9 +80,9 @@ play w B1
 #? [?syntax error]
 34 showboard
 #? [.*rules capture:1]
-# Back to an ordinary game.
+# Back to an ordinary game: scored with dead stones judged (the lone white stones are dead).
 kgs-rules chinese
 35 final_score
-#? [W\+[0-9.]+]
+#? [B\+[0-9.]+]
 36 showboard
 #? [.*rules chinese]

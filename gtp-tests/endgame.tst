@@ -219,3 +219,32 @@ play w pass
 36 known_command kgs-genmove_cleanup
 #? [true]
 
+# After white's pass, black wins by passing under Chinese rules (the dead B8 is removed) but under Tromp-Taylor must capture it first.
+#   . . . X O . . . .
+#   . O . X O . . . .
+#   . . . X O . . . .
+#   . . . X O . . . .
+#   . . . X O . . . .
+#   . . . X O . . . .
+#   . . . X O . . . .
+#   . . . X O . . . .
+#   . . . X O . . . .
+boardsize 9
+clear_board
+komi 7.5
+kgs-rules chinese
+gogui-setup b D9 w E9 w B8 b D8 w E8 b D7 w E7 b D6 w E6 b D5 w E5 b D4 w E4 b D3 w E3 b D2 w E2 b D1 w E1
+komi -10.5
+gogui-setup_player w
+play w pass
+37 final_score
+#? [B\+1\.5]
+38 reg_genmove b
+#? [pass]
+kata-set-rules tromp-taylor
+komi -10.5
+39 final_score
+#? [W\+26\.5]
+40 reg_genmove b
+#? [A8|B9|C8|B7]
+

@@ -10,13 +10,14 @@
 //!    (neither side can fill it without putting its own chain into atari) makes the chains
 //!    around it seki, together with the chains sharing an eye with them.
 //!
-//! Under rules without a friendly pass (Tromp-Taylor) every stone on the board counts as
-//! alive: the game is scored as it stands, so nothing is reported dead.
+//! Under rules without a friendly pass (Tromp-Taylor) and in capture Go every stone on the
+//! board counts as alive: the game is scored as it stands, so nothing is reported dead.
 
 use crate::rules::board::Board;
 use crate::rules::color::Color;
 use crate::rules::game::Game;
 use crate::rules::point::{Move, Point};
+use crate::rules::rules::WinCondition;
 use crate::rules::score::{self, StoneStatus};
 use crate::search::board::{PlayoutBoard, BLACK, EMPTY, WHITE};
 use crate::search::playout::{play_out, PlayoutSettings, Random};
@@ -105,8 +106,11 @@ pub fn judge(
     };
 
     let mut status = StoneStatus::all_alive(board);
-    if !game.rules().friendly_pass_ok {
-        // Every stone on the board counts: nothing is dead, but seki is still reported.
+    let counted_as_it_stands =
+        !game.rules().friendly_pass_ok || matches!(game.rules().win, WinCondition::Captures(_));
+    if counted_as_it_stands {
+        // Every stone on the board counts (Tromp-Taylor; capture Go, where stones are taken
+        // off only by capturing): nothing is dead, but seki is still reported.
         mark_seki(board, &mut status, &statistics);
         return status;
     }
