@@ -904,6 +904,10 @@ impl Engine {
                 }
             }
         }
+        // The end-of-game judgement above came out of this move's time.
+        let spent = started.elapsed();
+        limits.soft_time = limits.soft_time.map(|time| time.saturating_sub(spent));
+        limits.hard_time = limits.hard_time.map(|time| time.saturating_sub(spent));
         let summary = self.search.run(&game, &limits, stop, report);
         self.thinking_seconds += started.elapsed().as_secs_f64();
         log::info!(
