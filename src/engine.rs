@@ -2,7 +2,7 @@
 //! clocks and the search. GTP handlers call these methods and only format what they return;
 //! every rule decision is made here or below. Knows nothing of the protocol's text.
 
-use crate::endgame::{JudgeSettings, StatusCache};
+use crate::endgame::{JudgeSettings, Judgement, StatusCache};
 use crate::rules::board::IllegalMove;
 use crate::rules::color::Color;
 use crate::rules::game::{Game, NothingToUndo};
@@ -534,20 +534,31 @@ impl Engine {
     }
 
     /// Black's margin if `game` ended now by a pass (the opponent passed last), dead stones
-    /// judged by the end-of-game status; `None` when a pass does not end the game.
+    /// judged by the end-of-game status; `None` when a pass does not end the game or the
+    /// position is not settled (a chain still fought over, an open region): then the
+    /// search plays on rather than leave the result to the referee's guess.
     fn end_margin(&mut self, game: &Game) -> Option<f64> {
         if game.consecutive_passes() == 0 {
             return None;
         }
-        let status = self.status_of(game);
-        Some(score_with(game, &status).margin())
+        let judgement = self.judgement_of(game);
+        if judgement.unsettled > 0 {
+            log::info!("the position is not settled ({} open)", judgement.unsettled);
+            return None;
+        }
+        Some(score_with(game, &judgement.status).margin())
     }
 
     /// The end-of-game status of every stone of `game`'s position (cached).
     fn status_of(&mut self, game: &Game) -> StoneStatus {
+        self.judgement_of(game).status
+    }
+
+    /// The end-of-game judgement of `game`'s position (cached).
+    fn judgement_of(&mut self, game: &Game) -> Judgement {
         let params = self.search.params().clone();
         self.status_cache
-            .status(game, &params, JudgeSettings::default(), self.settings.seed)
+            .judgement(game, &params, JudgeSettings::default(), self.settings.seed)
     }
 
     /// The score of the current position with the dead stones removed.

@@ -5,11 +5,10 @@
 
 pub mod status;
 
-pub use status::{judge, JudgeSettings};
+pub use status::{judge, JudgeSettings, Judgement};
 
 use crate::rules::game::Game;
 use crate::rules::rules::Rules;
-use crate::rules::score::StoneStatus;
 use crate::search::SearchParams;
 use std::collections::HashMap;
 
@@ -29,7 +28,7 @@ struct StatusKey {
 /// Judgements of positions already seen.
 #[derive(Debug, Default)]
 pub struct StatusCache {
-    entries: HashMap<StatusKey, StoneStatus>,
+    entries: HashMap<StatusKey, Judgement>,
 }
 
 impl StatusCache {
@@ -38,14 +37,14 @@ impl StatusCache {
         StatusCache::default()
     }
 
-    /// The status of `game`'s position, judged now or remembered.
-    pub fn status(
+    /// The judgement of `game`'s position, made now or remembered.
+    pub fn judgement(
         &mut self,
         game: &Game,
         params: &SearchParams,
         settings: JudgeSettings,
         seed: u64,
-    ) -> StoneStatus {
+    ) -> Judgement {
         let board = game.board();
         let key = StatusKey {
             size: game.size(),
@@ -57,15 +56,15 @@ impl StatusCache {
             rules: *game.rules(),
             komi_bits: game.komi().to_bits(),
         };
-        if let Some(status) = self.entries.get(&key) {
-            return status.clone();
+        if let Some(judgement) = self.entries.get(&key) {
+            return judgement.clone();
         }
         if self.entries.len() >= CACHE_CAPACITY {
             self.entries.clear();
         }
         let seed = seed ^ key.board_hash ^ key.komi_bits.rotate_left(17);
-        let status = judge(game, params, settings, seed);
-        self.entries.insert(key, status.clone());
-        status
+        let judgement = judge(game, params, settings, seed);
+        self.entries.insert(key, judgement.clone());
+        judgement
     }
 }

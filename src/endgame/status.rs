@@ -82,13 +82,26 @@ impl PlayoutStatistics {
     }
 }
 
+/// A chain whose mean ownership lies within this of zero (between 30% and 70% of the
+/// playouts) is still being fought over.
+const UNSETTLED_SHARE: f64 = 0.4;
+
+/// An empty region of at least this many points that belongs to nobody once the dead stones
+/// are removed is still open (dame and seki liberties are smaller).
+const OPEN_REGION_POINTS: usize = 4;
+
+/// The end-of-game status of a position and whether the game is really over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    /// Dead and seki stones.
+    pub status: StoneStatus,
+    /// Chains whose fate the playouts leave open, plus open regions: when nonzero, passing
+    /// now would leave the result to the referee's guess, so the search plays on.
+    pub unsettled: usize,
+}
+
 /// The status of every stone of `game`'s position. Deterministic for a seed.
-pub fn judge(
-    game: &Game,
-    params: &SearchParams,
-    settings: JudgeSettings,
-    seed: u64,
-) -> StoneStatus {
+pub fn judge(game: &Game, params: &SearchParams, settings: JudgeSettings, seed: u64) -> Judgement {
     let board = game.board();
     let benson = score::pass_alive(board);
     let chains = chain_heads(board);
@@ -112,8 +125,12 @@ pub fn judge(
         // Every stone on the board counts (Tromp-Taylor; capture Go, where stones are taken
         // off only by capturing): nothing is dead, but seki is still reported.
         mark_seki(board, &mut status, &statistics);
-        return status;
+        return Judgement {
+            status,
+            unsettled: 0,
+        };
     }
+    let mut unsettled = 0;
     for &head in &chains {
         let Some(color) = board.stone(head) else {
             continue;
@@ -122,8 +139,14 @@ pub fn judge(
             false
         } else if benson.territory[head.index()] == Some(color.opponent()) {
             true
+        } else if statistics.playouts > 0 {
+            let share = own_share(board, head, color, &statistics);
+            if share.abs() < UNSETTLED_SHARE {
+                unsettled += 1;
+            }
+            share < 0.0
         } else {
-            statistics.playouts > 0 && own_share(board, head, color, &statistics) < 0.0
+            false
         };
         if dead {
             for stone in board.chain_stones(head) {
@@ -133,7 +156,45 @@ pub fn judge(
     }
     mark_bent_four_dead(board, &mut status);
     mark_seki(board, &mut status, &statistics);
-    status
+    unsettled += open_regions(board, &status);
+    Judgement { status, unsettled }
+}
+
+/// Empty regions of [`OPEN_REGION_POINTS`] or more that touch both colours' live stones.
+fn open_regions(board: &Board, status: &StoneStatus) -> usize {
+    let owners = score::area_owners(board, &status.dead);
+    let mut seen = vec![false; board.array_length()];
+    let mut open = 0;
+    for start in board.points() {
+        let index = start.index();
+        let live_stone = board.stone(start).is_some() && !status.dead[index];
+        if seen[index] || live_stone || owners[index].is_some() {
+            continue;
+        }
+        // Flood the region of points owned by nobody (empty or dead stones).
+        let mut region = vec![start];
+        seen[index] = true;
+        let mut cursor = 0;
+        while cursor < region.len() {
+            let current = region[cursor];
+            cursor += 1;
+            for neighbour in board.neighbours(current) {
+                let neighbour_index = neighbour.index();
+                if !board.is_on_board(neighbour) || seen[neighbour_index] {
+                    continue;
+                }
+                let live = board.stone(neighbour).is_some() && !status.dead[neighbour_index];
+                if !live && owners[neighbour_index].is_none() {
+                    seen[neighbour_index] = true;
+                    region.push(neighbour);
+                }
+            }
+        }
+        if region.len() >= OPEN_REGION_POINTS {
+            open += 1;
+        }
+    }
+    open
 }
 
 /// Marks dead the chains whose only liberties form a bent four in the corner: the attacker
@@ -468,7 +529,7 @@ mod tests {
     }
 
     fn judge_default(game: &Game) -> StoneStatus {
-        judge(game, &SearchParams::default(), JudgeSettings::default(), 1)
+        judge(game, &SearchParams::default(), JudgeSettings::default(), 1).status
     }
 
     #[test]

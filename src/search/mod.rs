@@ -318,6 +318,11 @@ impl Search {
             pass_margin: 0.0,
             pass_margin_known: false,
             territory_offset: territory_offset(game),
+            root_pass_share: if game.board().empty_points().len() * 3 <= size * size {
+                LATE_ROOT_PASS_SHARE
+            } else {
+                0.0
+            },
             playout_limit: limits.playouts.unwrap_or(u64::MAX),
             playouts: AtomicU64::new(0),
             stop: AtomicBool::new(false),
@@ -445,6 +450,17 @@ fn territory_offset(game: &Game) -> Option<f64> {
         f64::from(board.captures(Color::Black)) - f64::from(board.captures(Color::White));
     Some(stones - prisoners)
 }
+
+/// Share of the root's visits its pass gets at least once two thirds of the board are full.
+const LATE_ROOT_PASS_SHARE: f64 = 0.05;
+
+/// Win rate from which a game counts as decided and points break ties between moves.
+const DECIDED_WIN_RATE: f64 = 0.95;
+/// How much lower a move's win rate may be than the most visited one's to be preferred for
+/// its score in a decided game.
+const DECIDED_WIN_RATE_SLACK: f64 = 0.02;
+/// A move needs a tenth of the most visited move's visits to be preferred for its score.
+const DECIDED_VISITS_DIVISOR: u64 = 10;
 
 /// White's handicap compensation in the playouts' area count.
 fn handicap_compensation(game: &Game) -> f64 {
@@ -637,6 +653,20 @@ fn summarize(
         None => fallback
             .map(|(_, child)| index_move(tree.node(child).point.load(Relaxed) as usize))
             .unwrap_or(Move::Pass),
+    };
+    // A decided game: among the moves about as sure to win as the most visited one, keep the
+    // most points (under territory rules a stone in one's own territory costs a point).
+    let best = match candidates.first() {
+        Some(first) if first.win_rate >= DECIDED_WIN_RATE => candidates
+            .iter()
+            .filter(|candidate| {
+                candidate.visits * DECIDED_VISITS_DIVISOR >= first.visits
+                    && candidate.win_rate >= first.win_rate - DECIDED_WIN_RATE_SLACK
+                    && context.root_legal[move_index(candidate.chosen)]
+            })
+            .max_by(|first, second| first.score_lead.total_cmp(&second.score_lead))
+            .map_or(best, |candidate| candidate.chosen),
+        _ => best,
     };
     // Passing wins the game now: take it.
     let pass_wins = game.consecutive_passes() >= 1

@@ -38,6 +38,9 @@ pub struct Context<'a> {
     pub pass_margin: f64,
     /// Whether `pass_margin` was computed (the opponent passed last).
     pub pass_margin_known: bool,
+    /// Share of the root's visits that go to its pass at least (late in the game, so that a
+    /// pass that keeps every point is seen even when the win rate is saturated).
+    pub root_pass_share: f64,
     /// Under territory scoring, the root's area margin minus its territory margin (black's
     /// stones minus white's, less black's prisoners minus white's); `None` under area scoring.
     /// A playout's territory margin is its area margin minus this, minus the stones black
@@ -306,10 +309,17 @@ impl Worker {
         let mut best = None;
         let mut best_urgency = f64::NEG_INFINITY;
         let first = children.start;
+        let pass_floor = context.root_pass_share * parent_visits;
         for (offset, node) in tree.slice(children).iter().enumerate() {
             let child = first + offset as u32;
-            if index == 0 && !context.root_legal[node.point.load(Relaxed) as usize] {
-                continue;
+            if index == 0 {
+                let point = node.point.load(Relaxed) as usize;
+                if !context.root_legal[point] {
+                    continue;
+                }
+                if point == NO_POINT && (node.visits.load(Relaxed) as f64) < pass_floor {
+                    return Some(child);
+                }
             }
             let statistics = node.selection_statistics();
             let value = if params.explore > 0.0 {
