@@ -528,25 +528,25 @@ mod tests {
             .collect()
     }
 
+    /// Black owns the four left columns, white the rest; a white stone at B8 and a black one
+    /// at G3 are dead.
+    const TWO_LONE_STONES: &str = ". . . X O . . . .
+        . O . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . X . .
+        . . . X O . . . .
+        . . . X O . . . .";
+
     fn judge_default(game: &Game) -> StoneStatus {
         judge(game, &SearchParams::default(), JudgeSettings::default(), 1).status
     }
 
     #[test]
     fn lone_stone_in_territory_is_dead() {
-        let game = game_from(
-            ". . . X O . . . .
-            . O . X O . . . .
-            . . . X O . . . .
-            . . . X O . . . .
-            . . . X O . . . .
-            . . . X O . . . .
-            . . . X O . X . .
-            . . . X O . . . .
-            . . . X O . . . .
-            ",
-            Rules::chinese(),
-        );
+        let game = game_from(TWO_LONE_STONES, Rules::chinese());
         let status = judge_default(&game);
         let dead = dead_points(&game, &status);
         assert!(dead.contains(&"B8".to_string()), "{dead:?}");
@@ -556,19 +556,7 @@ mod tests {
 
     #[test]
     fn tromp_taylor_counts_every_stone_alive() {
-        let game = game_from(
-            ". . . X O . . . .
-            . O . X O . . . .
-            . . . X O . . . .
-            . . . X O . . . .
-            . . . X O . . . .
-            . . . X O . . . .
-            . . . X O . X . .
-            . . . X O . . . .
-            . . . X O . . . .
-            ",
-            Rules::tromp_taylor(),
-        );
+        let game = game_from(TWO_LONE_STONES, Rules::tromp_taylor());
         let status = judge_default(&game);
         assert!(dead_points(&game, &status).is_empty());
     }

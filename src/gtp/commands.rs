@@ -2,7 +2,7 @@
 //! `list_commands` and `known_command` are derived from it. Handlers read typed arguments,
 //! call the engine, and format its answer; they hold no game logic.
 
-use crate::engine::{Decision, SetupError, StatusKind};
+use crate::engine::{Decision, Engine, SetupError, StatusKind};
 use crate::gtp::analyze::{self, Dialect};
 use crate::gtp::args::{self, SYNTAX_ERROR};
 use crate::gtp::line::Command;
@@ -11,6 +11,7 @@ use crate::rules::color::Color;
 use crate::rules::point::{move_text, vertex_text, Move, Point};
 use crate::rules::rules::Rules;
 use crate::time::TimeSettings;
+use std::sync::atomic::AtomicBool;
 
 /// A command handler: reads the arguments, acts on the session, returns the answer's body or
 /// the error text.
@@ -339,28 +340,29 @@ fn decision_text(decision: Decision, size: usize) -> String {
     }
 }
 
-fn genmove(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+/// A move command: `COLOR` in, the engine's decision out.
+fn move_command(
+    session: &mut Session,
+    arguments: &[String],
+    decide: fn(&mut Engine, Color, &AtomicBool) -> Decision,
+) -> Result<String, String> {
     args::expect_count(arguments, 1)?;
     let color = args::color(arguments, 0)?;
     let interrupt = session.interrupt.clone();
-    let decision = session.engine.generate_move(color, &interrupt);
+    let decision = decide(&mut session.engine, color, &interrupt);
     Ok(decision_text(decision, session.engine.game().size()))
+}
+
+fn genmove(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    move_command(session, arguments, Engine::generate_move)
 }
 
 fn kgs_genmove_cleanup(session: &mut Session, arguments: &[String]) -> Result<String, String> {
-    args::expect_count(arguments, 1)?;
-    let color = args::color(arguments, 0)?;
-    let interrupt = session.interrupt.clone();
-    let decision = session.engine.generate_cleanup_move(color, &interrupt);
-    Ok(decision_text(decision, session.engine.game().size()))
+    move_command(session, arguments, Engine::generate_cleanup_move)
 }
 
 fn reg_genmove(session: &mut Session, arguments: &[String]) -> Result<String, String> {
-    args::expect_count(arguments, 1)?;
-    let color = args::color(arguments, 0)?;
-    let interrupt = session.interrupt.clone();
-    let decision = session.engine.choose_move(color, &interrupt);
-    Ok(decision_text(decision, session.engine.game().size()))
+    move_command(session, arguments, Engine::choose_move)
 }
 
 fn undo(session: &mut Session, _: &[String]) -> Result<String, String> {
