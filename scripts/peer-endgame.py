@@ -53,7 +53,7 @@ import threading
 import time
 from pathlib import Path
 
-DEFAULT_ENGINE = "/tmp/ishi-peer --threads 1 --seed 1 --playouts 5000 --resign 0"
+DEFAULT_ENGINE = "target/release/ishi --threads 1 --seed 1 --playouts 5000 --resign 0"
 FUEGO_DIR = "svn2github/fuego/regression"
 FUEGO_FILES = ("uct_pass_basics.tst", "kgs-genmove_cleanup.tst", "final_moves.tst",
                "scoring_final.tst", "cleanup_japanese_rules.tst", "scoring_static.tst")
