@@ -248,3 +248,27 @@ komi -10.5
 40 reg_genmove b
 #? [A8|B9|C8|B7]
 
+# A throw-in kill that looks like seki: black B3 sacrifices three stones, white must capture at A1, and the bent three left is a dead shape. White is dead, black A2 B2 live.
+#   . . . . . . .
+#   X X X X X X .
+#   O X O O O X .
+#   O O O O X X .
+#   O . O X X . .
+#   X X O O X . .
+#   . O O X X . .
+boardsize 7
+clear_board
+komi 7.5
+kgs-rules chinese
+gogui-setup b A6 b B6 b C6 b D6 b E6 b F6 w A5 b B5 w C5 w D5 w E5 b F5 w A4 w B4 w C4 w D4 b E4 b F4 w A3 w C3 b D3 b E3 b A2 b B2 w C2 w D2 b E2 w B1 w C1 b D1 b E1
+41 final_status_list dead
+#? [B1 C1 C2 D2 A3 C3 A4 B4 C4 D4 A5 C5 D5 E5]
+42 final_status_list seki
+#? []
+43 final_score
+#? [B\+41\.5]
+kgs-rules japanese
+komi 6.5
+44 final_score
+#? [B\+39\.5]
+

@@ -155,6 +155,7 @@ pub fn judge(game: &Game, params: &SearchParams, settings: JudgeSettings, seed: 
         }
     }
     mark_bent_four_dead(board, &mut status);
+    mark_throw_in_kills(board, &mut status);
     mark_seki(board, &mut status, &statistics);
     unsettled += open_regions(board, &status);
     Judgement { status, unsettled }
@@ -267,6 +268,78 @@ fn bent_four_owners(board: &Board, shape: &[Point; 4]) -> Option<Vec<Point>> {
             .all(|liberty| shape.contains(liberty))
     });
     all_inside.then_some(heads)
+}
+
+/// Largest sacrifice whose capture leaves a dead eye shape (three points in a row or bent).
+const NAKADE_STONES: usize = 3;
+
+/// Marks dead the chains a throw-in kills, which look like seki to playouts that never
+/// sacrifice three stones: a colour fills a shared liberty, leaving its own chain of at most
+/// [`NAKADE_STONES`] in atari while every chain of the other colour next to it is in atari on
+/// the same last liberty; the other colour must capture, and when the capturing chain's only
+/// liberties are then the captured points, the eye space is a dead shape.
+fn mark_throw_in_kills(board: &Board, status: &mut StoneStatus) {
+    for point in board.points() {
+        if board.stone(point).is_some() {
+            continue;
+        }
+        for color in Color::ALL {
+            if let Some(victims) = throw_in_victims(board, point, color) {
+                for victim in victims {
+                    status.dead[victim.index()] = true;
+                }
+            }
+        }
+    }
+}
+
+/// The stones of the other colour that `color` filling `point` kills by a throw-in (see
+/// [`mark_throw_in_kills`]), or `None`.
+fn throw_in_victims(board: &Board, point: Point, color: Color) -> Option<Vec<Point>> {
+    let opponent = color.opponent();
+    let touches_opponent = board
+        .neighbours(point)
+        .iter()
+        .any(|&neighbour| board.stone(neighbour) == Some(opponent));
+    if !touches_opponent {
+        return None;
+    }
+    let mut trial = board.clone();
+    trial.try_play(Move::Place(point), color, false).ok()?;
+    if trial.captures(color) != board.captures(color) || trial.liberties(point) != 1 {
+        return None;
+    }
+    let sacrifice: Vec<Point> = trial.chain_stones(point).collect();
+    if sacrifice.len() > NAKADE_STONES {
+        return None;
+    }
+    let last_liberty = trial.any_liberty(point)?;
+    // Every opponent chain touching the sacrifice is in atari on the same point.
+    for &stone in &sacrifice {
+        for neighbour in trial.neighbours(stone) {
+            if trial.stone(neighbour) == Some(opponent)
+                && trial.chain_liberties(neighbour, 2) != [last_liberty]
+            {
+                return None;
+            }
+        }
+    }
+    let mut captured = trial.clone();
+    captured
+        .try_play(Move::Place(last_liberty), opponent, false)
+        .ok()?;
+    let liberties = captured.chain_liberties(last_liberty, usize::MAX);
+    if liberties.len() != sacrifice.len()
+        || !liberties.iter().all(|liberty| sacrifice.contains(liberty))
+    {
+        return None;
+    }
+    Some(
+        captured
+            .chain_stones(last_liberty)
+            .filter(|&stone| stone != last_liberty)
+            .collect(),
+    )
 }
 
 /// One stone of every chain.
