@@ -318,7 +318,7 @@ impl Search {
             pass_margin: 0.0,
             pass_margin_known: false,
             territory_offset: territory_offset(game),
-            root_pass_share: if game.board().empty_points().len() * 3 <= size * size {
+            root_pass_share: if open_points(game.board()) * OPEN_SHARE_DIVISOR <= size * size {
                 LATE_ROOT_PASS_SHARE
             } else {
                 0.0
@@ -451,8 +451,20 @@ fn territory_offset(game: &Game) -> Option<f64> {
     Some(stones - prisoners)
 }
 
-/// Share of the root's visits its pass gets at least once two thirds of the board are full.
+/// Share of the root's visits its pass gets at least late in the game, when at most a sixth
+/// of the board is open (empty and not surrounded by one colour).
 const LATE_ROOT_PASS_SHARE: f64 = 0.05;
+const OPEN_SHARE_DIVISOR: usize = 6;
+
+/// Empty points in regions that touch both colours or none (neither side's territory yet).
+fn open_points(board: &crate::rules::board::Board) -> usize {
+    let no_dead = vec![false; board.array_length()];
+    let owners = crate::rules::score::area_owners(board, &no_dead);
+    board
+        .points()
+        .filter(|point| board.stone(*point).is_none() && owners[point.index()].is_none())
+        .count()
+}
 
 /// Win rate from which a game counts as decided and points break ties between moves.
 const DECIDED_WIN_RATE: f64 = 0.95;
