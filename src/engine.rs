@@ -883,37 +883,7 @@ impl Engine {
         let mut limits = self.move_limits(color);
         match phase {
             Phase::Play => limits.end_margin = self.end_margin(&game),
-            Phase::Cleanup => {
-                // Whatever is left on the board when the cleanup ends counts as alive, so the
-                // opponent's dead stones must be captured before passing.
-                let status = self.status_of(&game);
-                let board = game.board();
-                // Play on the liberties of the opponent's dead chains until none is left.
-                let mut targets: Vec<Point> = Vec::new();
-                for point in board.points() {
-                    if board.stone(point) == Some(color.opponent()) && status.dead[point.index()] {
-                        for liberty in board.chain_liberties(point, usize::MAX) {
-                            if !targets.contains(&liberty)
-                                && game.is_legal(color, Move::Place(liberty))
-                            {
-                                targets.push(liberty);
-                            }
-                        }
-                    }
-                }
-                if !targets.is_empty() {
-                    limits.forbid_pass = true;
-                    limits.excluded_root_moves = board
-                        .points()
-                        .filter(|point| !targets.contains(point))
-                        .map(Move::Place)
-                        .collect();
-                }
-                if game.consecutive_passes() >= 1 {
-                    let everything_alive = StoneStatus::all_alive(board);
-                    limits.end_margin = Some(score_with(&game, &everything_alive).margin());
-                }
-            }
+            Phase::Cleanup => self.restrict_to_cleanup(&game, color, &mut limits),
         }
         // The end-of-game judgement above came out of this move's time.
         let spent = started.elapsed();
@@ -934,6 +904,36 @@ impl Engine {
             Phase::Play => self.decide(&game, &summary),
             // No resignation while cleaning up a game that is being scored.
             Phase::Cleanup => Decision::Play(summary.best),
+        }
+    }
+
+    /// KGS's cleanup phase: whatever is left on the board at its end counts as alive, so
+    /// `color` plays on the liberties of the opponent's dead chains, never passing while one is
+    /// left, and a pass that ends the game is scored with every stone alive.
+    fn restrict_to_cleanup(&mut self, game: &Game, color: Color, limits: &mut Limits) {
+        let status = self.status_of(game);
+        let board = game.board();
+        let mut targets: Vec<Point> = Vec::new();
+        for point in board.points() {
+            if board.stone(point) == Some(color.opponent()) && status.dead[point.index()] {
+                for liberty in board.chain_liberties(point, usize::MAX) {
+                    if !targets.contains(&liberty) && game.is_legal(color, Move::Place(liberty)) {
+                        targets.push(liberty);
+                    }
+                }
+            }
+        }
+        if !targets.is_empty() {
+            limits.forbid_pass = true;
+            limits.excluded_root_moves = board
+                .points()
+                .filter(|point| !targets.contains(point))
+                .map(Move::Place)
+                .collect();
+        }
+        if game.consecutive_passes() >= 1 {
+            let everything_alive = StoneStatus::all_alive(board);
+            limits.end_margin = Some(score_with(game, &everything_alive).margin());
         }
     }
 
