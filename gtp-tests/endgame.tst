@@ -64,7 +64,7 @@ komi 6.5
 11 final_status_list alive
 #? [E1 E2 E3 E4 E5 E6 E7 E8 E9\nF1 F2 F3 F4 F5 F6 F7 F8 F9\nA5 B5]
 
-# Corner seki without eyes: black A5-A7-B5 and white A4-C7 share B6 and B7; the outer black wall lives.
+# Looks like a seki without eyes, but black kills: black B6 leaves both chains in atari on B7, white must capture five stones, and the bulky five it gets back dies to a move at its vital point. White is dead (GNU Go agrees).
 #   X . O X . . .
 #   X . O X . . .
 #   X X O X . . .
@@ -78,21 +78,20 @@ komi 7.5
 kgs-rules chinese
 gogui-setup b A7 w C7 b D7 b A6 w C6 b D6 b A5 b B5 w C5 b D5 w A4 w B4 w C4 b D4 b A3 b B3 b C3 b D3
 12 final_status_list seki
-#? [A4 B4 C4 C5 C6 C7\nA5 B5 A6 A7|A5 B5 A6 A7\nA4 B4 C4 C5 C6 C7]
-13 final_status_list dead
 #? []
+13 final_status_list dead
+#? [A4 B4 C4 C5 C6 C7]
 14 final_status_list alive
-#? [A3 B3 C3 D3 D4 D5 D6 D7]
-# Area: seki stones count for their owner, the shared liberties for nobody.
+#? [A3 B3 C3 D3 D4 D5 D6 D7\nA5 B5 A6 A7]
 15 final_score
-#? [B\+27\.5]
+#? [B\+41\.5]
 kgs-rules japanese
 komi 6.5
-# Territory: 29 empty black points; the shared liberties are nobody's.
+# Territory: 37 points (the dead stones' included) and 6 prisoners.
 16 final_score
-#? [B\+22\.5]
+#? [B\+36\.5]
 
-# Seki with one eye each (A7 black, E7 white) and one shared liberty C7.
+# Corner seki with one eye each (A7 black, E7 white) and one shared liberty C7: whoever fills C7 is captured (GNU Go agrees).
 #   . X . O . O X
 #   X X O O O O X
 #   O O O X X X X

@@ -155,7 +155,7 @@ pub fn judge(game: &Game, params: &SearchParams, settings: JudgeSettings, seed: 
         }
     }
     mark_bent_four_dead(board, &mut status);
-    mark_throw_in_kills(board, &mut status);
+    mark_nakade_kills(board, &mut status);
     mark_seki(board, &mut status, &statistics);
     unsettled += open_regions(board, &status);
     Judgement { status, unsettled }
@@ -270,76 +270,115 @@ fn bent_four_owners(board: &Board, shape: &[Point; 4]) -> Option<Vec<Point>> {
     all_inside.then_some(heads)
 }
 
-/// Largest sacrifice whose capture leaves a dead eye shape (three points in a row or bent).
-const NAKADE_STONES: usize = 3;
+/// Largest chain whose liberties are checked for a nakade kill.
+const NAKADE_CHAIN_STONES: usize = 6;
+/// Largest eye space a nakade kill can leave (bulky five and the cross are the largest dead
+/// shapes recognised).
+const NAKADE_SPACE_POINTS: usize = 5;
 
-/// Marks dead the chains a throw-in kills, which look like seki to playouts that never
-/// sacrifice three stones: a colour fills a shared liberty, leaving its own chain of at most
-/// [`NAKADE_STONES`] in atari while every chain of the other colour next to it is in atari on
-/// the same last liberty; the other colour must capture, and when the capturing chain's only
-/// liberties are then the captured points, the eye space is a dead shape.
-fn mark_throw_in_kills(board: &Board, status: &mut StoneStatus) {
-    for point in board.points() {
-        if board.stone(point).is_some() {
-            continue;
-        }
-        for color in Color::ALL {
-            if let Some(victims) = throw_in_victims(board, point, color) {
-                for victim in victims {
-                    status.dead[victim.index()] = true;
-                }
+/// Marks dead the chains a nakade kills, which look like seki to playouts that never sacrifice
+/// several stones: a small chain of one colour inside a group of the other that has no
+/// liberty but the chain's. The chain's owner fills all its liberties but one; the group, in
+/// atari on that last point with the chain, must capture, and the space it gets back (the
+/// chain and the filled points) is a dead eye shape, where the next move kills.
+fn mark_nakade_kills(board: &Board, status: &mut StoneStatus) {
+    for head in chain_heads(board) {
+        if let Some(victims) = nakade_victims(board, head) {
+            for victim in victims {
+                status.dead[victim.index()] = true;
             }
         }
     }
 }
 
-/// The stones of the other colour that `color` filling `point` kills by a throw-in (see
-/// [`mark_throw_in_kills`]), or `None`.
-fn throw_in_victims(board: &Board, point: Point, color: Color) -> Option<Vec<Point>> {
-    let opponent = color.opponent();
-    let touches_opponent = board
-        .neighbours(point)
-        .iter()
-        .any(|&neighbour| board.stone(neighbour) == Some(opponent));
-    if !touches_opponent {
+/// The stones a nakade from the chain at `head` kills (see [`mark_nakade_kills`]), or `None`.
+fn nakade_victims(board: &Board, head: Point) -> Option<Vec<Point>> {
+    let color = board.stone(head)?;
+    let stones: Vec<Point> = board.chain_stones(head).collect();
+    if stones.len() > NAKADE_CHAIN_STONES {
         return None;
     }
-    let mut trial = board.clone();
-    trial.try_play(Move::Place(point), color, false).ok()?;
-    if trial.captures(color) != board.captures(color) || trial.liberties(point) != 1 {
+    let liberties = board.chain_liberties(head, NAKADE_SPACE_POINTS + 1);
+    if liberties.len() < 2 || stones.len() + liberties.len() - 1 > NAKADE_SPACE_POINTS {
         return None;
     }
-    let sacrifice: Vec<Point> = trial.chain_stones(point).collect();
-    if sacrifice.len() > NAKADE_STONES {
-        return None;
-    }
-    let last_liberty = trial.any_liberty(point)?;
-    // Every opponent chain touching the sacrifice is in atari on the same point.
-    for &stone in &sacrifice {
-        for neighbour in trial.neighbours(stone) {
-            if trial.stone(neighbour) == Some(opponent)
-                && trial.chain_liberties(neighbour, 2) != [last_liberty]
-            {
-                return None;
+    // The surrounding chains of the other colour, with no liberty outside the chain's.
+    let mut surrounding: Vec<Point> = Vec::new();
+    for &stone in &stones {
+        for neighbour in board.neighbours(stone) {
+            if board.stone(neighbour) == Some(color.opponent()) {
+                let other = board.chain(neighbour);
+                if !surrounding.contains(&other) {
+                    surrounding.push(other);
+                }
             }
         }
     }
-    let mut captured = trial.clone();
-    captured
-        .try_play(Move::Place(last_liberty), opponent, false)
-        .ok()?;
-    let liberties = captured.chain_liberties(last_liberty, usize::MAX);
-    if liberties.len() != sacrifice.len()
-        || !liberties.iter().all(|liberty| sacrifice.contains(liberty))
-    {
+    if surrounding.is_empty() {
+        return None;
+    }
+    for &other in &surrounding {
+        let outside = board
+            .chain_liberties(other, usize::MAX)
+            .iter()
+            .any(|liberty| !liberties.contains(liberty));
+        if outside {
+            return None;
+        }
+    }
+    let kills = liberties.iter().any(|&last| {
+        let space: Vec<Point> = stones
+            .iter()
+            .copied()
+            .chain(liberties.iter().copied().filter(|&liberty| liberty != last))
+            .collect();
+        is_dead_shape(board, &space)
+    });
+    if !kills {
         return None;
     }
     Some(
-        captured
-            .chain_stones(last_liberty)
-            .filter(|&stone| stone != last_liberty)
+        surrounding
+            .iter()
+            .flat_map(|&other| board.chain_stones(other))
             .collect(),
     )
+}
+
+/// Whether an eye space of these points dies to a move at its vital point: up to three
+/// points, four in a square or a T, five in a bulky five or a cross.
+fn is_dead_shape(board: &Board, space: &[Point]) -> bool {
+    let inside = |point: Point| space.contains(&point);
+    let most_neighbours = space
+        .iter()
+        .map(|&point| {
+            board
+                .neighbours(point)
+                .iter()
+                .filter(|&&neighbour| inside(neighbour))
+                .count()
+        })
+        .max()
+        .unwrap_or(0);
+    let has_square = space.iter().any(|&point| {
+        let size = board.size();
+        let (column, row) = crate::rules::point::coordinates(point, size);
+        column + 1 < size
+            && row + 1 < size
+            && [(1, 0), (0, 1), (1, 1)].iter().all(|&(right, up)| {
+                inside(crate::rules::point::point_at(
+                    column + right,
+                    row + up,
+                    size,
+                ))
+            })
+    });
+    match space.len() {
+        0..=3 => true,
+        4 => has_square || most_neighbours >= 3,
+        5 => has_square || most_neighbours >= 4,
+        _ => false,
+    }
 }
 
 /// One stone of every chain.
