@@ -502,15 +502,7 @@ impl Engine {
         let status = self.final_status();
         let board = self.game.board();
         let mut chains: Vec<Vec<Point>> = Vec::new();
-        let mut seen = vec![false; board.array_length()];
-        for point in board.points() {
-            if board.stone(point).is_none() || seen[point.index()] {
-                continue;
-            }
-            let stones: Vec<Point> = board.chain_stones(point).collect();
-            for stone in &stones {
-                seen[stone.index()] = true;
-            }
+        for point in board.chain_heads() {
             let dead = status.dead[point.index()];
             let seki = status.seki[point.index()];
             let wanted = match kind {
@@ -519,9 +511,9 @@ impl Engine {
                 StatusKind::Alive => !dead && !seki,
             };
             if wanted {
-                let mut sorted = stones;
-                sorted.sort();
-                chains.push(sorted);
+                let mut stones: Vec<Point> = board.chain_stones(point).collect();
+                stones.sort();
+                chains.push(stones);
             }
         }
         chains

@@ -104,7 +104,7 @@ pub struct Judgement {
 pub fn judge(game: &Game, params: &SearchParams, settings: JudgeSettings, seed: u64) -> Judgement {
     let board = game.board();
     let benson = score::pass_alive(board);
-    let chains = chain_heads(board);
+    let chains = board.chain_heads();
     let undecided: Vec<Point> = chains
         .iter()
         .copied()
@@ -155,7 +155,7 @@ pub fn judge(game: &Game, params: &SearchParams, settings: JudgeSettings, seed: 
         }
     }
     mark_bent_four_dead(board, &mut status);
-    mark_nakade_kills(board, &mut status);
+    mark_nakade_kills(board, &chains, &mut status);
     mark_seki(board, &mut status, &statistics);
     unsettled += open_regions(board, &status);
     Judgement { status, unsettled }
@@ -163,35 +163,22 @@ pub fn judge(game: &Game, params: &SearchParams, settings: JudgeSettings, seed: 
 
 /// Empty regions of [`OPEN_REGION_POINTS`] or more that touch both colours' live stones.
 fn open_regions(board: &Board, status: &StoneStatus) -> usize {
-    let owners = score::area_owners(board, &status.dead);
-    let mut seen = vec![false; board.array_length()];
+    let occupant = |point: Point| -> Option<Color> {
+        if status.dead[point.index()] {
+            None
+        } else {
+            board.stone(point)
+        }
+    };
+    let mut visited = vec![false; board.array_length()];
     let mut open = 0;
     for start in board.points() {
-        let index = start.index();
-        let live_stone = board.stone(start).is_some() && !status.dead[index];
-        if seen[index] || live_stone || owners[index].is_some() {
+        if visited[start.index()] || occupant(start).is_some() {
             continue;
         }
-        // Flood the region of points owned by nobody (empty or dead stones).
-        let mut region = vec![start];
-        seen[index] = true;
-        let mut cursor = 0;
-        while cursor < region.len() {
-            let current = region[cursor];
-            cursor += 1;
-            for neighbour in board.neighbours(current) {
-                let neighbour_index = neighbour.index();
-                if !board.is_on_board(neighbour) || seen[neighbour_index] {
-                    continue;
-                }
-                let live = board.stone(neighbour).is_some() && !status.dead[neighbour_index];
-                if !live && owners[neighbour_index].is_none() {
-                    seen[neighbour_index] = true;
-                    region.push(neighbour);
-                }
-            }
-        }
-        if region.len() >= OPEN_REGION_POINTS {
+        let (region, borders) = score::flood_region(board, start, &occupant, &mut visited);
+        let owned = borders[0] != borders[1];
+        if !owned && region.len() >= OPEN_REGION_POINTS {
             open += 1;
         }
     }
@@ -281,8 +268,8 @@ const NAKADE_SPACE_POINTS: usize = 5;
 /// liberty but the chain's. The chain's owner fills all its liberties but one; the group, in
 /// atari on that last point with the chain, must capture, and the space it gets back (the
 /// chain and the filled points) is a dead eye shape, where the next move kills.
-fn mark_nakade_kills(board: &Board, status: &mut StoneStatus) {
-    for head in chain_heads(board) {
+fn mark_nakade_kills(board: &Board, chains: &[Point], status: &mut StoneStatus) {
+    for &head in chains {
         if let Some(victims) = nakade_victims(board, head) {
             for victim in victims {
                 status.dead[victim.index()] = true;
@@ -379,22 +366,6 @@ fn is_dead_shape(board: &Board, space: &[Point]) -> bool {
         5 => has_square || most_neighbours >= 4,
         _ => false,
     }
-}
-
-/// One stone of every chain.
-fn chain_heads(board: &Board) -> Vec<Point> {
-    let mut heads = Vec::new();
-    let mut seen = vec![false; board.array_length()];
-    for point in board.points() {
-        if board.stone(point).is_none() || seen[point.index()] {
-            continue;
-        }
-        for stone in board.chain_stones(point) {
-            seen[stone.index()] = true;
-        }
-        heads.push(point);
-    }
-    heads
 }
 
 /// The chain's mean ownership from its own colour's side: +1 when it always survives, -1

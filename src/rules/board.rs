@@ -295,6 +295,22 @@ impl Board {
         }
     }
 
+    /// One stone of every chain, in point order (the first stone of each chain met).
+    pub fn chain_heads(&self) -> Vec<Point> {
+        let mut heads = Vec::new();
+        let mut seen = vec![false; self.array_length()];
+        for point in self.points() {
+            if self.stone(point).is_none() || seen[point.index()] {
+                continue;
+            }
+            for stone in self.chain_stones(point) {
+                seen[stone.index()] = true;
+            }
+            heads.push(point);
+        }
+        heads
+    }
+
     /// The liberties of the chain through the stone on `point`, each once, at most `limit`.
     pub fn chain_liberties(&self, point: Point, limit: usize) -> Vec<Point> {
         let mut found: Vec<Point> = Vec::with_capacity(limit.min(8));

@@ -116,7 +116,7 @@ pub fn area_owners(board: &Board, dead: &[bool]) -> Vec<Option<Color>> {
 
 /// Floods the region of points without a (live) stone around `start`; returns its points and
 /// whether black and white stones border it.
-fn flood_region(
+pub fn flood_region(
     board: &Board,
     start: Point,
     occupant: &impl Fn(Point) -> Option<Color>,
