@@ -3,8 +3,9 @@
 //! ownership statistics, and a byte budget for the tree. Knows the rules core, never GTP.
 //!
 //! Read in order: `board` (the playout board), `patterns`, `playout`, `priors`, `params`,
-//! `select` (formulas), `tree` (nodes and arena), `worker` (one iteration), then this file
-//! ([`Search::run`]), and `bench`.
+//! `domain` (the game trait the tree side uses) and `go` (Go's implementation), `select`
+//! (formulas), `tree` (nodes and arena), `worker` (one iteration, generic over the game),
+//! then this file ([`Search::run`]), and `bench`.
 //!
 //! Facts worth knowing: a node is 40 bytes (children are nodes too, created together when
 //! a leaf has more than `expand_visits` visits); the tree never exceeds `max_tree_bytes`
@@ -17,6 +18,8 @@
 
 pub mod bench;
 pub mod board;
+pub mod domain;
+pub mod go;
 pub mod params;
 pub mod patterns;
 pub mod playout;
@@ -140,7 +143,7 @@ pub struct Search {
     max_tree_bytes: usize,
     tree: Option<Tree>,
     position: Option<TreePosition>,
-    workers: Vec<Worker>,
+    workers: Vec<Worker<PlayoutBoard>>,
     ownership: Vec<f32>,
     reused_visits: u64,
 }
@@ -580,7 +583,7 @@ fn find_subtree(tree: &Tree, position: &TreePosition, game: &Game) -> Option<u32
 /// The summary of the tree as it stands.
 fn summarize(
     tree: &Tree,
-    context: &Context,
+    context: &Context<PlayoutBoard>,
     game: &Game,
     playouts: u64,
     elapsed: Duration,

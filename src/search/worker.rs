@@ -2,15 +2,14 @@
 //! index), a scratch board, and the buffers of one iteration — descend the tree choosing by
 //! RAVE urgency, expand a leaf that has enough visits (children with priors), play out,
 //! then back the result up through the path with distance-weighted AMAF updates.
-//! Also accumulates ownership (final area owner per point). Knows the tree, the playout
-//! board, priors and playouts; nothing of GTP or time.
+//! Also accumulates ownership (final area owner per point). Knows the tree and the game
+//! only through [`SearchGame`] (monomorphised per game); nothing of GTP, time or Go.
 
 use crate::rules::color::Color;
-use crate::search::board::{PlayoutBoard, BLACK, CAPACITY, EMPTY, NO_POINT, WHITE};
+use crate::search::domain::{SearchGame, PASS};
 use crate::search::params::SearchParams;
-use crate::search::patterns;
-use crate::search::playout::{encode, play_out, Outcome, PlayoutSettings, Random};
-use crate::search::priors::{compute_priors, Prior, PriorScratch};
+use crate::search::playout::{encode, Outcome, Random};
+use crate::search::priors::Prior;
 use crate::search::select::{fast_urgency, urgency, AmafWeights, Blend};
 use crate::search::tree::{
     Tree, EXPANDED, EXPANDING, LEAF, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN,
@@ -21,18 +20,18 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering:
 const MAXIMUM_HALF_POINTS: f64 = 1.0e6;
 
 /// What all workers of one search share (read-only apart from the counters and flags).
-pub struct Context<'a> {
+pub struct Context<'a, G: SearchGame> {
     /// The tree.
     pub tree: &'a Tree,
     /// The parameters.
     pub params: &'a SearchParams,
-    /// Playout settings (komi, capture target, policy).
-    pub settings: PlayoutSettings,
+    /// Playout settings (for Go: komi, capture target, policy).
+    pub settings: G::Settings,
     /// The root position.
-    pub root_board: Box<PlayoutBoard>,
+    pub root_board: Box<G>,
     /// The side to move at the root.
     pub root_to_move: Color,
-    /// Per point index: whether the root side may play there under the game's full rules.
+    /// Per move index: whether the root side may play it under the game's full rules.
     pub root_legal: Vec<bool>,
     /// Black's margin when the game ends by a pass at the root (for score statistics).
     pub pass_margin: f64,
@@ -64,9 +63,9 @@ pub struct Context<'a> {
 }
 
 /// Per-thread state.
-pub struct Worker {
+pub struct Worker<G: SearchGame> {
     index: usize,
-    board: Box<PlayoutBoard>,
+    board: Box<G>,
     random: Random,
     path: Vec<u32>,
     sequence: Vec<u16>,
@@ -75,7 +74,7 @@ pub struct Worker {
     generation: u32,
     ownership: Vec<i64>,
     ownership_playouts: u64,
-    prior_scratch: PriorScratch,
+    prior_scratch: G::Scratch,
     candidate_points: Vec<u16>,
     priors: Vec<Prior>,
 }
@@ -89,22 +88,22 @@ fn add(counter: &AtomicU32, amount: u32, exclusive: bool) {
     }
 }
 
-impl Worker {
+impl<G: SearchGame> Worker<G> {
     /// A worker for thread `index`.
-    pub fn new(index: usize) -> Worker {
+    pub fn new(index: usize) -> Worker<G> {
         Worker {
             index,
-            board: PlayoutBoard::new(9),
+            board: G::blank(),
             random: Random::new(index as u64),
             path: Vec::with_capacity(256),
             sequence: Vec::with_capacity(2048),
-            marks: vec![0; CAPACITY],
+            marks: vec![0; G::MOVE_SPACE],
             generation: 0,
-            ownership: vec![0; CAPACITY],
+            ownership: vec![0; G::MOVE_SPACE],
             ownership_playouts: 0,
-            prior_scratch: PriorScratch::default(),
-            candidate_points: Vec::with_capacity(CAPACITY),
-            priors: Vec::with_capacity(CAPACITY),
+            prior_scratch: G::Scratch::default(),
+            candidate_points: Vec::with_capacity(G::MOVE_SPACE),
+            priors: Vec::with_capacity(G::MOVE_SPACE),
         }
     }
 
@@ -121,7 +120,7 @@ impl Worker {
     }
 
     /// Runs iterations until the context says stop.
-    pub fn run(&mut self, context: &Context) {
+    pub fn run(&mut self, context: &Context<G>) {
         loop {
             if context.stop.load(Relaxed) || context.external_stop.load(Relaxed) {
                 break;
@@ -143,7 +142,7 @@ impl Worker {
     }
 
     /// One iteration: descend, maybe expand, play out, back up.
-    pub fn iterate(&mut self, context: &Context) {
+    pub fn iterate(&mut self, context: &Context<G>) {
         let tree = context.tree;
         let params = context.params;
         self.board.copy_from(&context.root_board);
@@ -187,20 +186,13 @@ impl Worker {
             let child_node = tree.node(child);
             add(&child_node.visits, 1, context.exclusive);
             let point = child_node.point.load(Relaxed) as usize;
-            if point == NO_POINT {
-                self.board.pass();
-            } else {
-                self.board.play(point, color);
-                placed += if color == Color::Black { 1 } else { -1 };
-            }
+            self.board.play(point, color);
             self.sequence.push(encode(point, color));
             self.path.push(child);
-            if let Some(target) = context.settings.capture_target {
-                if point != NO_POINT && self.board.captures(color) >= target {
-                    terminal = Some(Outcome {
-                        winner: Some(color),
-                        black_margin: 0.0,
-                    });
+            if point != PASS {
+                placed += if color == Color::Black { 1 } else { -1 };
+                if let Some(outcome) = self.board.decided(color, &context.settings) {
+                    terminal = Some(outcome);
                     break;
                 }
             }
@@ -210,14 +202,14 @@ impl Worker {
         let outcome = match terminal {
             Some(outcome) => outcome,
             None => {
-                let outcome = play_out(
-                    &mut self.board,
+                let outcome = self.board.play_out(
                     color,
                     &context.settings,
                     &mut self.random,
                     &mut self.sequence,
                 );
-                self.count_ownership();
+                self.board.add_ownership(&mut self.ownership);
+                self.ownership_playouts += 1;
                 match context.territory_offset {
                     Some(offset) => {
                         Outcome::from_margin(outcome.black_margin - offset - f64::from(placed))
@@ -229,51 +221,17 @@ impl Worker {
         self.back_up(context, &outcome);
     }
 
-    fn count_ownership(&mut self) {
-        let size = self.board.size();
-        let stride = self.board.stride();
-        for row in 0..size {
-            let start = (row + 1) * stride + 1;
-            for point in start..start + size {
-                match self.board.area_owner(point) {
-                    BLACK => self.ownership[point] += 1,
-                    WHITE => self.ownership[point] -= 1,
-                    _ => {}
-                }
-            }
-        }
-        self.ownership_playouts += 1;
-    }
-
     /// Creates the children of the node at `index` (state [`EXPANDING`], owned by this
     /// thread) for `color` to move on the current board.
-    fn expand(&mut self, context: &Context, index: u32, color: Color) {
+    fn expand(&mut self, context: &Context<G>, index: u32, color: Color) {
         let tree = context.tree;
-        let board = &self.board;
-        let at_root = index == 0;
-        self.candidate_points.clear();
-        let size = board.size();
-        let stride = board.stride();
-        for row in 0..size {
-            let start = (row + 1) * stride + 1;
-            for point in start..start + size {
-                if board.cell(point) == EMPTY
-                    && board.is_legal(point, color)
-                    && !board.is_eye(point, color)
-                    && (!at_root || context.root_legal[point])
-                {
-                    self.candidate_points.push(point as u16);
-                }
-            }
-        }
-        self.candidate_points.push(NO_POINT as u16);
-        compute_priors(
-            board,
+        let allowed = (index == 0).then_some(context.root_legal.as_slice());
+        self.board.candidates(
             color,
+            allowed,
             context.params,
-            patterns::table(),
             &mut self.prior_scratch,
-            &self.candidate_points,
+            &mut self.candidate_points,
             &mut self.priors,
         );
         let node = tree.node(index);
@@ -297,7 +255,7 @@ impl Worker {
     /// The child of the node at `index` with the highest urgency (the first on ties).
     fn select(
         &self,
-        context: &Context,
+        context: &Context<G>,
         index: u32,
         children: std::ops::Range<u32>,
         _color: Color,
@@ -317,7 +275,7 @@ impl Worker {
                 if !context.root_legal[point] {
                     continue;
                 }
-                if point == NO_POINT && (node.visits.load(Relaxed) as f64) < pass_floor {
+                if point == PASS && (node.visits.load(Relaxed) as f64) < pass_floor {
                     return Some(child);
                 }
             }
@@ -342,7 +300,7 @@ impl Worker {
     }
 
     /// Adds the result to every node of the path and the AMAF results to their children.
-    fn back_up(&mut self, context: &Context, outcome: &Outcome) {
+    fn back_up(&mut self, context: &Context<G>, outcome: &Outcome) {
         let tree = context.tree;
         let exclusive = context.exclusive;
         let result_for = |color: Color| -> u32 {
@@ -398,7 +356,7 @@ impl Worker {
                 next -= 1;
                 let entry = self.sequence[next] as u32;
                 let point = (entry >> 1) as usize;
-                if point != NO_POINT && next < 1 << 11 {
+                if point != PASS && next < 1 << 11 {
                     self.marks[point] = generation << 12 | (next as u32) << 1 | (entry & 1);
                 }
             }
@@ -410,8 +368,10 @@ impl Worker {
             let weights = AmafWeights::new(length - depth, distance_rave);
             for node in tree.slice(children) {
                 let point = node.point.load(Relaxed) as usize;
-                let mark = self.marks[point & (CAPACITY - 1)];
-                if mark >> 12 != generation || mark & 1 != mover || point == NO_POINT {
+                let Some(&mark) = self.marks.get(point) else {
+                    continue;
+                };
+                if mark >> 12 != generation || mark & 1 != mover || point == PASS {
                     continue;
                 }
                 let first = ((mark >> 1) & 0x7ff) as usize;
@@ -440,4 +400,127 @@ pub fn cannot_be_overtaken(tree: &Tree, remaining: u64) -> bool {
         }
     }
     best > second + remaining
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::tree::Tree;
+
+    /// A toy game for the generic worker: a pile of stones, each move takes 1, 2 or 3 (move
+    /// index = stones taken), whoever takes the last stone wins. No pass, no board.
+    #[derive(Clone)]
+    struct Pile {
+        stones: usize,
+    }
+
+    impl SearchGame for Pile {
+        const MOVE_SPACE: usize = 4;
+        type Settings = ();
+        type Scratch = ();
+
+        fn blank() -> Box<Pile> {
+            Box::new(Pile { stones: 0 })
+        }
+
+        fn copy_from(&mut self, other: &Pile) {
+            self.stones = other.stones;
+        }
+
+        fn play(&mut self, index: usize, _player: Color) {
+            self.stones -= index;
+        }
+
+        fn decided(&self, player: Color, _settings: &()) -> Option<Outcome> {
+            (self.stones == 0)
+                .then(|| Outcome::from_margin(if player == Color::Black { 1.0 } else { -1.0 }))
+        }
+
+        fn candidates(
+            &self,
+            _player: Color,
+            allowed: Option<&[bool]>,
+            params: &SearchParams,
+            _scratch: &mut (),
+            moves: &mut Vec<u16>,
+            priors: &mut Vec<Prior>,
+        ) {
+            moves.clear();
+            priors.clear();
+            for take in 1..=self.stones.min(3) {
+                if allowed.is_none_or(|allowed| allowed[take]) {
+                    moves.push(take as u16);
+                    priors.push(Prior {
+                        visits: params.prior_even,
+                        wins: params.prior_even * RESULT_SCALE / 2,
+                    });
+                }
+            }
+        }
+
+        fn play_out(
+            &mut self,
+            mut player: Color,
+            _settings: &(),
+            random: &mut Random,
+            sequence: &mut Vec<u16>,
+        ) -> Outcome {
+            loop {
+                let take = 1 + random.below(self.stones.min(3));
+                self.stones -= take;
+                sequence.push(encode(take, player));
+                if self.stones == 0 {
+                    return Outcome::from_margin(if player == Color::Black { 1.0 } else { -1.0 });
+                }
+                player = player.opponent();
+            }
+        }
+
+        fn add_ownership(&self, _sums: &mut [i64]) {}
+    }
+
+    /// The most visited root move after `playouts` iterations from a pile of `stones`.
+    fn best_take(stones: usize, playouts: u64) -> usize {
+        let tree = Tree::new(1 << 20, 16);
+        let params = SearchParams {
+            equiv_rave: 20.0,
+            ..SearchParams::default()
+        };
+        let stop = AtomicBool::new(false);
+        let context = Context {
+            tree: &tree,
+            params: &params,
+            settings: (),
+            root_board: Box::new(Pile { stones }),
+            root_to_move: Color::Black,
+            root_legal: vec![true; Pile::MOVE_SPACE],
+            pass_margin: 0.0,
+            pass_margin_known: false,
+            root_pass_share: 0.0,
+            territory_offset: None,
+            playout_limit: playouts,
+            playouts: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            external_stop: &stop,
+            early_stop: false,
+            exclusive: true,
+            finished_workers: AtomicUsize::new(0),
+        };
+        let mut worker = Worker::<Pile>::new(0);
+        worker.reset(7);
+        worker.run(&context);
+        let children = tree.root().children().expect("the root was expanded");
+        children
+            .max_by_key(|&child| tree.node(child).visits.load(Relaxed))
+            .map(|child| tree.node(child).point.load(Relaxed) as usize)
+            .expect("the root has children")
+    }
+
+    #[test]
+    fn the_generic_worker_solves_a_toy_game() {
+        // Taking the last stone wins: leave the opponent a multiple of four.
+        assert_eq!(best_take(10, 4000), 2);
+        assert_eq!(best_take(7, 4000), 3);
+        assert_eq!(best_take(9, 4000), 1);
+    }
 }

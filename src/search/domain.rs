@@ -1,0 +1,73 @@
+//! The narrow interface between the search and the game it searches: a two-player position
+//! that can be copied, can play a move, can list the moves worth a tree node (with their
+//! priors), can play itself out to a scored end and can say who owns each point. The tree,
+//! selection, backup and threads ([`crate::search::worker`]) know only this trait, so they
+//! are monomorphised for each game at no cost. Go's implementation is
+//! [`crate::search::go`]; later games (Margo, Abalone) bring their own.
+//!
+//! Conventions shared with the tree: a move is a `u16` index below [`SearchGame::MOVE_SPACE`]
+//! and index 0 ([`PASS`]) is the pass (or "no move"); the two players are the two
+//! [`Color`]s.
+
+use crate::rules::color::Color;
+use crate::search::params::SearchParams;
+use crate::search::playout::{Outcome, Random};
+use crate::search::priors::Prior;
+
+/// The move index of a pass.
+pub const PASS: usize = 0;
+
+/// What the search needs of a game position.
+pub trait SearchGame: Send + Sync + Sized {
+    /// One more than the largest move index (the length of per-move arrays: AMAF marks,
+    /// ownership sums).
+    const MOVE_SPACE: usize;
+
+    /// Everything a playout needs besides the position (policy, komi, end conditions).
+    type Settings: Send + Sync;
+
+    /// Per-worker scratch space for [`SearchGame::candidates`] (reused between expansions).
+    type Scratch: Send + Default;
+
+    /// An empty position of the same kind, to be overwritten with [`SearchGame::copy_from`].
+    fn blank() -> Box<Self>;
+
+    /// Makes `self` a copy of `other` without allocating.
+    fn copy_from(&mut self, other: &Self);
+
+    /// Plays the move `index` of `player` (a legal move from [`SearchGame::candidates`], or
+    /// [`PASS`]).
+    fn play(&mut self, index: usize, player: Color);
+
+    /// When the move `player` just made ends the game at once (capture Go's target), the
+    /// outcome; `None` otherwise.
+    fn decided(&self, player: Color, settings: &Self::Settings) -> Option<Outcome>;
+
+    /// Appends the moves of `player` that deserve a tree node, pass last when the game has
+    /// one, to `moves`, and their priors (same order) to `priors`; both are cleared first.
+    /// With `allowed` (the root, under the game's full rules), a move other than the pass
+    /// is listed only when its entry is true.
+    fn candidates(
+        &self,
+        player: Color,
+        allowed: Option<&[bool]>,
+        params: &SearchParams,
+        scratch: &mut Self::Scratch,
+        moves: &mut Vec<u16>,
+        priors: &mut Vec<Prior>,
+    );
+
+    /// Plays the position out with `player` first, appending each move (encoded with
+    /// [`crate::search::playout::encode`]) to `sequence`, and scores the end.
+    fn play_out(
+        &mut self,
+        player: Color,
+        settings: &Self::Settings,
+        random: &mut Random,
+        sequence: &mut Vec<u16>,
+    ) -> Outcome;
+
+    /// Adds the final owner of every point to `sums` (+1 black, -1 white; indices below
+    /// [`SearchGame::MOVE_SPACE`]).
+    fn add_ownership(&self, sums: &mut [i64]);
+}

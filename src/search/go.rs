@@ -1,0 +1,110 @@
+//! Go as a [`SearchGame`]: the playout board with its light or heavy playouts, the priors
+//! of new children, the capture-Go target and area ownership. Knows the playout board,
+//! playouts and priors; nothing of the tree.
+
+use crate::rules::color::Color;
+use crate::search::board::{PlayoutBoard, BLACK, CAPACITY, EMPTY, NO_POINT, WHITE};
+use crate::search::domain::SearchGame;
+use crate::search::params::SearchParams;
+use crate::search::patterns;
+use crate::search::playout::{play_out, Outcome, PlayoutSettings, Random};
+use crate::search::priors::{compute_priors, Prior, PriorScratch};
+
+impl SearchGame for PlayoutBoard {
+    const MOVE_SPACE: usize = CAPACITY;
+
+    type Settings = PlayoutSettings;
+
+    type Scratch = PriorScratch;
+
+    fn blank() -> Box<PlayoutBoard> {
+        PlayoutBoard::new(9)
+    }
+
+    #[inline(always)]
+    fn copy_from(&mut self, other: &PlayoutBoard) {
+        PlayoutBoard::copy_from(self, other);
+    }
+
+    #[inline(always)]
+    fn play(&mut self, index: usize, player: Color) {
+        if index == NO_POINT {
+            self.pass();
+        } else {
+            PlayoutBoard::play(self, index, player);
+        }
+    }
+
+    #[inline(always)]
+    fn decided(&self, player: Color, settings: &PlayoutSettings) -> Option<Outcome> {
+        match settings.capture_target {
+            Some(target) if self.captures(player) >= target => Some(Outcome {
+                winner: Some(player),
+                black_margin: 0.0,
+            }),
+            _ => None,
+        }
+    }
+
+    fn candidates(
+        &self,
+        player: Color,
+        allowed: Option<&[bool]>,
+        params: &SearchParams,
+        scratch: &mut PriorScratch,
+        moves: &mut Vec<u16>,
+        priors: &mut Vec<Prior>,
+    ) {
+        moves.clear();
+        let size = self.size();
+        let stride = self.stride();
+        for row in 0..size {
+            let start = (row + 1) * stride + 1;
+            for point in start..start + size {
+                if self.cell(point) == EMPTY
+                    && self.is_legal(point, player)
+                    && !self.is_eye(point, player)
+                    && allowed.is_none_or(|allowed| allowed[point])
+                {
+                    moves.push(point as u16);
+                }
+            }
+        }
+        moves.push(NO_POINT as u16);
+        compute_priors(
+            self,
+            player,
+            params,
+            patterns::table(),
+            scratch,
+            moves,
+            priors,
+        );
+    }
+
+    #[inline(always)]
+    fn play_out(
+        &mut self,
+        player: Color,
+        settings: &PlayoutSettings,
+        random: &mut Random,
+        sequence: &mut Vec<u16>,
+    ) -> Outcome {
+        play_out(self, player, settings, random, sequence)
+    }
+
+    fn add_ownership(&self, sums: &mut [i64]) {
+        let size = self.size();
+        let stride = self.stride();
+        for row in 0..size {
+            let start = (row + 1) * stride + 1;
+            for point in start..start + size {
+                match self.area_owner(point) {
+                    BLACK => sums[point] += 1,
+                    WHITE => sums[point] -= 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+}
