@@ -98,10 +98,10 @@ impl SearchGame for PlayoutBoard {
         let stride = self.stride();
         for row in 0..size {
             let start = (row + 1) * stride + 1;
-            for point in start..start + size {
+            for (point, sum) in sums.iter_mut().enumerate().take(start + size).skip(start) {
                 match self.area_owner(point) {
-                    BLACK => sums[point] += 1,
-                    WHITE => sums[point] -= 1,
+                    BLACK => *sum += 1,
+                    WHITE => *sum -= 1,
                     _ => {}
                 }
             }
