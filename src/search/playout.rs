@@ -279,20 +279,21 @@ pub fn self_atari_size(board: &PlayoutBoard, point: usize, color: Color) -> Opti
 
 /// A small list of candidate points without allocation.
 struct Candidates {
-    points: [usize; 32],
+    points: [u16; 32],
     count: usize,
 }
 
 impl Candidates {
     fn new() -> Candidates {
         Candidates {
-            points: [NO_POINT; 32],
+            points: [0; 32],
             count: 0,
         }
     }
 
     #[inline]
     fn push(&mut self, point: usize) {
+        let point = point as u16;
         if self.count < self.points.len() && !self.points[..self.count].contains(&point) {
             self.points[self.count] = point;
             self.count += 1;
@@ -456,7 +457,7 @@ fn pick_sensible(
 ) -> Option<usize> {
     while candidates.count > 0 {
         let index = random.below(candidates.count);
-        let point = candidates.points[index];
+        let point = candidates.points[index] as usize;
         candidates.count -= 1;
         candidates.points[index] = candidates.points[candidates.count];
         let fine = if allow_self_atari {
@@ -520,8 +521,17 @@ pub fn new_liberties(board: &PlayoutBoard, point: usize, color: Color) -> usize 
             captures = true;
         }
     }
+    let mut heads = [NO_POINT; 4];
+    let mut head_count = 0;
     for neighbour in board.neighbours(point) {
         if board.cell(neighbour) == own {
+            // A chain touching `point` twice gives nothing new the second time.
+            let head = board.chain(neighbour);
+            if heads[..head_count].contains(&head) {
+                continue;
+            }
+            heads[head_count] = head;
+            head_count += 1;
             let mut found = [NO_POINT; 3];
             let got = board.liberties_into(neighbour, point, &mut found);
             for &liberty in &found[..got] {
