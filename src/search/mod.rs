@@ -20,6 +20,7 @@ pub mod bench;
 pub mod board;
 pub mod domain;
 pub mod go;
+pub mod ladder;
 pub mod params;
 pub mod patterns;
 pub mod playout;

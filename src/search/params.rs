@@ -107,6 +107,9 @@ search_params! {
     prior_capture: u32 = 30,
     /// Bonus (wins) for saving an own chain from atari.
     prior_escape: u32 = 20,
+    /// Penalty (losses) for running from atari into a ladder that dies (0: no ladder
+    /// reading); such a move gets no escape bonus.
+    prior_ladder_escape: u32 = 30,
     /// Penalty (losses) for a self-atari of more than one stone (not a nakade).
     prior_self_atari: u32 = 30,
     /// Bonus (wins) for matching a 3x3 playout pattern.

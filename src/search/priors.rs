@@ -1,11 +1,13 @@
 //! Prior knowledge for new tree children, as equivalent experience (virtual visits and wins)
 //! added to each child: an even prior, bonuses for captures, atari escapes, MoGo shapes and
 //! closeness to the last move (common-fate-graph distance, a chain counting as one point),
-//! penalties for self-atari, eye-shape filling, low moves in empty areas and early passes.
+//! penalties for self-atari, eye-shape filling, low moves in empty areas, early passes and
+//! running from atari into a ladder that dies.
 //! Knows the playout board, patterns and tactics; nothing of the tree's layout.
 
 use crate::rules::color::Color;
 use crate::search::board::{stone_code, PlayoutBoard, BORDER, CAPACITY, EMPTY, NO_POINT};
+use crate::search::ladder::LadderReader;
 use crate::search::params::SearchParams;
 use crate::search::patterns::PatternTable;
 use crate::search::playout::{new_liberties, self_atari_size};
@@ -43,6 +45,7 @@ impl Prior {
 pub struct PriorScratch {
     distances: Vec<u8>,
     queue: Vec<u16>,
+    ladder: LadderReader,
 }
 
 impl Default for PriorScratch {
@@ -50,6 +53,7 @@ impl Default for PriorScratch {
         PriorScratch {
             distances: vec![u8::MAX; CAPACITY],
             queue: Vec::with_capacity(CAPACITY),
+            ladder: LadderReader::default(),
         }
     }
 }
@@ -149,20 +153,33 @@ pub fn compute_priors(
             prior.add(params.prior_eye, false);
         }
         let mut captures = false;
-        let mut saves = false;
+        let mut saved = NO_POINT;
         for neighbour in board.neighbours(point) {
             let cell = board.cell(neighbour);
             if cell == opponent && board.in_atari(neighbour) {
                 captures = true;
             } else if cell == own && board.in_atari(neighbour) {
-                saves = true;
+                saved = neighbour;
             }
         }
         if captures {
             prior.add(params.prior_capture, true);
         }
-        if saves && (captures || new_liberties(board, point, color) >= 2) {
-            prior.add(params.prior_escape, true);
+        if saved != NO_POINT {
+            let gained = if captures {
+                3
+            } else {
+                new_liberties(board, point, color)
+            };
+            // Running with two liberties may only extend a ladder that dies.
+            let dead_ladder = gained == 2
+                && params.prior_ladder_escape > 0
+                && scratch.ladder.running_fails(board, saved, color);
+            if dead_ladder {
+                prior.add(params.prior_ladder_escape, false);
+            } else if gained >= 2 {
+                prior.add(params.prior_escape, true);
+            }
         }
         if let Some(chain) = self_atari_size(board, point, color) {
             if chain > params.playout_self_atari_nakade as usize {
