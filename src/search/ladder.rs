@@ -208,4 +208,47 @@ mod tests {
         // Not in atari, or not white's: nothing to read.
         assert!(!read(LADDER, "D5", Color::White));
     }
+
+    #[test]
+    fn chains_read_as_caught_cannot_run_to_three_liberties() {
+        use crate::search::playout::{random_move, Random};
+        let mut reader = LadderReader::default();
+        let mut random = Random::new(11);
+        let mut caught = 0;
+        for size in [7, 9, 13] {
+            for _game in 0..20 {
+                let mut board = PlayoutBoard::new(size);
+                let mut color = Color::Black;
+                for _ in 0..size * size * 2 {
+                    let point = random_move(&mut board, color, &mut random, None);
+                    if point == NO_POINT {
+                        break;
+                    }
+                    board.play(point, color);
+                    color = color.opponent();
+                    for stone in 0..board.length() {
+                        if board.cell(stone) != stone_code(color)
+                            || board.chain(stone) != stone
+                            || !board.in_atari(stone)
+                        {
+                            continue;
+                        }
+                        if !reader.running_fails(&board, stone, color) {
+                            continue;
+                        }
+                        caught += 1;
+                        let liberty = board.atari_liberty(stone);
+                        if board.is_legal(liberty, color) {
+                            let mut after = board.clone();
+                            after.play(liberty, color);
+                            let mut liberties = [NO_POINT; 3];
+                            let count = after.liberties_into(stone, NO_POINT, &mut liberties);
+                            assert!(count <= 2, "a caught chain ran to {count} liberties");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(caught > 0, "no chain was ever read as caught");
+    }
 }
