@@ -669,17 +669,24 @@ pub fn index_move(index: usize) -> crate::rules::point::Move {
     }
 }
 
+/// The point index of the GTP vertex `text` on a board of `size` (for tests).
+///
+/// # Panics
+/// When `text` is not a vertex of that board.
+#[cfg(test)]
+pub(crate) fn vertex_index(size: usize, text: &str) -> usize {
+    match crate::rules::point::parse_move(text, size) {
+        Ok(crate::rules::point::Move::Place(point)) => point.index(),
+        other => panic!("bad vertex {text}: {other:?}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::point::{parse_move, Move};
+    use crate::rules::point::Move;
 
-    fn at(size: usize, text: &str) -> usize {
-        match parse_move(text, size) {
-            Ok(Move::Place(point)) => point.index(),
-            other => panic!("bad vertex {text}: {other:?}"),
-        }
-    }
+    use crate::search::board::vertex_index as at;
 
     #[test]
     fn random_games_agree_with_the_rules_board() {

@@ -129,14 +129,8 @@ fn capturing_moves(board: &PlayoutBoard, stone: usize, color: Color) -> Vec<usiz
 mod tests {
     use super::*;
     use crate::rules::board::Board;
-    use crate::rules::point::{parse_move, Move};
 
-    fn at(size: usize, text: &str) -> usize {
-        match parse_move(text, size) {
-            Ok(Move::Place(point)) => point.index(),
-            other => panic!("bad vertex {text}: {other:?}"),
-        }
-    }
+    use crate::search::board::vertex_index as at;
 
     fn read(diagram: &str, stone: &str, color: Color) -> bool {
         let rules_board = Board::from_diagram(diagram).unwrap();

@@ -593,14 +593,8 @@ pub fn three_point_vital(board: &PlayoutBoard, start: usize) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::rules::board::Board;
-    use crate::rules::point::{parse_move, Move};
 
-    fn at(size: usize, text: &str) -> usize {
-        match parse_move(text, size) {
-            Ok(Move::Place(point)) => point.index(),
-            other => panic!("bad vertex {text}: {other:?}"),
-        }
-    }
+    use crate::search::board::vertex_index as at;
 
     fn heavy_board(diagram: &str, last: &str, to_move: Color) -> Box<PlayoutBoard> {
         let rules_board = Board::from_diagram(diagram).unwrap();

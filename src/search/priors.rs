@@ -240,15 +240,10 @@ fn empty_around(board: &PlayoutBoard, point: usize) -> bool {
 mod tests {
     use super::*;
     use crate::rules::board::Board;
-    use crate::rules::point::{parse_move, Move};
+
     use crate::search::patterns;
 
-    fn at(size: usize, text: &str) -> usize {
-        match parse_move(text, size) {
-            Ok(Move::Place(point)) => point.index(),
-            other => panic!("bad vertex {text}: {other:?}"),
-        }
-    }
+    use crate::search::board::vertex_index as at;
 
     #[test]
     fn capture_beats_a_quiet_move_and_self_atari_is_penalised() {
