@@ -685,7 +685,6 @@ pub(crate) fn vertex_index(size: usize, text: &str) -> usize {
 mod tests {
     use super::*;
     use crate::rules::point::Move;
-
     use crate::search::board::vertex_index as at;
 
     #[test]

@@ -1,9 +1,9 @@
 //! Ladder reading on the playout board: does a chain in atari that runs (extends on its
 //! liberty, or captures an attacking chain in atari) get caught by a sequence of ataris?
 //! The defender escapes by reaching three liberties; it tries every capture and the run;
-//! the attacker tries both liberties each time the defender has two. Reading is bounded (depth and node budgets); when a
-//! bound is hit the ladder counts as escaped, so callers never penalise a move they could
-//! not read. Knows the playout board only.
+//! the attacker tries both liberties each time the defender has two. Reading is bounded
+//! (depth and node budgets); when a bound is hit the ladder counts as escaped, so callers
+//! never penalise a move they could not read. Knows the playout board only.
 
 use crate::rules::color::Color;
 use crate::search::board::{stone_code, PlayoutBoard, BORDER, NO_POINT};
@@ -58,12 +58,13 @@ impl LadderReader {
             return false;
         }
         let board = &self.boards[depth];
-        let mut tries = capturing_moves(board, stone, color);
+        let (mut tries, mut count) = capturing_moves(board, stone, color);
         let liberty = board.atari_liberty(stone);
-        if !tries.contains(&liberty) {
-            tries.push(liberty);
+        if !tries[..count].contains(&liberty) {
+            tries[count] = liberty;
+            count += 1;
         }
-        for point in tries {
+        for &point in &tries[..count] {
             if !self.boards[depth].is_legal(point, color) {
                 continue;
             }
@@ -104,23 +105,25 @@ impl LadderReader {
 }
 
 /// The moves of `color` that capture an opponent chain in atari touching its chain through
-/// `stone` (at most four, distinct).
-fn capturing_moves(board: &PlayoutBoard, stone: usize, color: Color) -> Vec<usize> {
+/// `stone` (at most four, distinct), and their count; the array has room for one more.
+fn capturing_moves(board: &PlayoutBoard, stone: usize, color: Color) -> ([usize; 5], usize) {
     let opponent = stone_code(color) ^ BORDER;
-    let mut moves = Vec::new();
+    let mut moves = [NO_POINT; 5];
+    let mut count = 0;
     let mut current = stone;
     loop {
         for neighbour in board.neighbours(current) {
             if board.cell(neighbour) == opponent && board.in_atari(neighbour) {
                 let capture = board.atari_liberty(neighbour);
-                if moves.len() < 4 && !moves.contains(&capture) {
-                    moves.push(capture);
+                if count < 4 && !moves[..count].contains(&capture) {
+                    moves[count] = capture;
+                    count += 1;
                 }
             }
         }
         current = board.next_stone(current);
         if current == stone {
-            return moves;
+            return (moves, count);
         }
     }
 }
@@ -129,7 +132,6 @@ fn capturing_moves(board: &PlayoutBoard, stone: usize, color: Color) -> Vec<usiz
 mod tests {
     use super::*;
     use crate::rules::board::Board;
-
     use crate::search::board::vertex_index as at;
 
     fn read(diagram: &str, stone: &str, color: Color) -> bool {

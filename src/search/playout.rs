@@ -593,7 +593,6 @@ pub fn three_point_vital(board: &PlayoutBoard, start: usize) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::rules::board::Board;
-
     use crate::search::board::vertex_index as at;
 
     fn heavy_board(diagram: &str, last: &str, to_move: Color) -> Box<PlayoutBoard> {

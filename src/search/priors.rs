@@ -241,9 +241,8 @@ mod tests {
     use super::*;
     use crate::rules::board::Board;
 
-    use crate::search::patterns;
-
     use crate::search::board::vertex_index as at;
+    use crate::search::patterns;
 
     #[test]
     fn capture_beats_a_quiet_move_and_self_atari_is_penalised() {
