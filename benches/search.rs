@@ -10,5 +10,5 @@ fn main() {
         .ok()
         .and_then(|text| text.parse::<f64>().ok())
         .unwrap_or(1.0);
-    print!("{}", ishi::search::bench::bench_report(threads, scale));
+    print!("{}", ishi::bench::bench_report(threads, scale));
 }

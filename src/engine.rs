@@ -2,16 +2,17 @@
 //! clocks and the search. GTP handlers call these methods and only format what they return;
 //! every rule decision is made here or below. Knows nothing of the protocol's text.
 
-use crate::endgame::{JudgeSettings, Judgement, StatusCache};
-use crate::rules::board::IllegalMove;
-use crate::rules::color::Color;
-use crate::rules::game::{Game, NothingToUndo};
-use crate::rules::point::{point_at, Move, Point};
-use crate::rules::record::{self, RecordError};
-use crate::rules::rules::Rules;
-use crate::rules::score::{self, Score, StoneStatus};
-use crate::rules::sgf;
-use crate::search::{Limits, Reporter, Search, SearchParams, SearchSummary};
+use crate::color::Color;
+use crate::go::endgame::{JudgeSettings, Judgement, StatusCache};
+use crate::go::rules::board::IllegalMove;
+use crate::go::rules::game::{Game, NothingToUndo};
+use crate::go::rules::point::{point_at, Move, Point};
+use crate::go::rules::record::{self, RecordError};
+use crate::go::rules::rules::Rules;
+use crate::go::rules::score::{self, Score, StoneStatus};
+use crate::go::rules::sgf;
+use crate::go::search::{Limits, Reporter, Search, SearchSummary};
+use crate::search::SearchParams;
 use crate::time::{self, Budget, Clock, TimeError, TimeSettings};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -792,7 +793,7 @@ fn farthest_free_point(size: usize, taken: &[Point]) -> Option<Point> {
                     .iter()
                     .map(|&other| {
                         let (other_column, other_row) =
-                            crate::rules::point::coordinates(other, size);
+                            crate::go::rules::point::coordinates(other, size);
                         (column as i64 - other_column as i64).pow(2)
                             + (row as i64 - other_row as i64).pow(2)
                     })
@@ -886,7 +887,7 @@ impl Engine {
         log::info!(
             "{} {}: {} playouts in {:.2}s, win rate {:.3}, score lead {:.1}",
             color,
-            crate::rules::point::move_text(summary.best, game.size()),
+            crate::go::rules::point::move_text(summary.best, game.size()),
             summary.playouts,
             summary.elapsed.as_secs_f64(),
             summary.win_rate,
@@ -949,7 +950,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::point::vertex_text;
+    use crate::go::rules::point::vertex_text;
 
     fn texts(points: &[Point], size: usize) -> String {
         points
@@ -995,7 +996,7 @@ mod tests {
 
     #[test]
     fn setup_that_would_capture_is_refused_whole() {
-        let at = |text: &str| match crate::rules::point::parse_move(text, 9).unwrap() {
+        let at = |text: &str| match crate::go::rules::point::parse_move(text, 9).unwrap() {
             Move::Place(point) => point,
             Move::Pass => unreachable!(),
         };

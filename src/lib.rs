@@ -1,20 +1,23 @@
-//! ishi: a Monte-Carlo tree search Go engine that speaks GTP.
+//! ishi: a Monte-Carlo tree search engine for Go, Margo and Abalone that speaks GTP.
 //!
 //! The crate is layered; each module uses only those listed before it:
 //!
-//! 1. [`rules`]: the rules core (board, game, rules, scoring, SGF). No I/O, no threads.
-//! 2. [`search`]: the Monte-Carlo tree search over a [`rules::Game`]. Knows nothing of GTP.
-//! 3. [`endgame`]: the status of every chain at the end of the game (dead, alive, seki),
-//!    judged from Benson's analysis and playouts, cached per position.
-//! 4. [`time`]: time controls and budgets as pure functions.
-//! 5. [`engine`]: the game plus clocks, settings and search; what GTP commands call.
-//! 6. [`gtp`]: the protocol: line reading, the command table, answers.
+//! 1. [`color`]: the two players, shared by every game.
+//! 2. [`search`]: the game-independent Monte-Carlo tree search (the game trait, selection,
+//!    the lock-free tree, the workers). Knows no game and nothing of GTP.
+//! 3. [`go`]: Go — the rules core, its search knowledge and driver, the end-of-game
+//!    judgement.
+//! 4. [`time`]: time controls and budgets as pure functions (any game).
+//! 5. [`engine`]: the game in force plus clocks, settings and search; what GTP commands call.
+//! 6. [`gtp`]: the protocol: line reading, the command tables, answers.
+//! 7. [`bench`]: `ishi bench`, the speed figures and deterministic signatures.
 //!
-//! Start reading at `rules::board`, then `rules::game`, then `engine`.
+//! Start reading at `go::rules::board`, then `go::rules::game`, then `engine`.
 
-pub mod endgame;
+pub mod bench;
+pub mod color;
 pub mod engine;
+pub mod go;
 pub mod gtp;
-pub mod rules;
 pub mod search;
 pub mod time;

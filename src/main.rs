@@ -4,7 +4,7 @@
 
 use clap::{Parser, Subcommand};
 use ishi::engine::{Engine, Level, Settings};
-use ishi::rules::rules::Rules;
+use ishi::go::rules::rules::Rules;
 use std::io::{BufReader, Write};
 
 /// ishi: a Monte-Carlo tree search Go engine speaking GTP on stdin/stdout.
@@ -91,10 +91,7 @@ fn main() {
     };
     if let Some(Action::Bench) = arguments.command {
         // The report goes to stdout: `ishi bench` is not a GTP session.
-        print!(
-            "{}",
-            ishi::search::bench::bench_report(settings.threads, 1.0)
-        );
+        print!("{}", ishi::bench::bench_report(settings.threads, 1.0));
         return;
     }
     let engine = match Engine::new(settings) {
@@ -116,7 +113,7 @@ fn settings_from(arguments: &Arguments) -> Result<Settings, String> {
         .rules
         .parse()
         .map_err(|error| format!("{error}"))?;
-    if !ishi::rules::game::Game::size_is_valid(arguments.size) {
+    if !ishi::go::rules::game::Game::size_is_valid(arguments.size) {
         return Err(format!("board size {} is not in 2..25", arguments.size));
     }
     let level = Level::parse(&arguments.level)

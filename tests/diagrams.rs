@@ -12,12 +12,12 @@
 mod common;
 
 use common::{game_from_diagram, play_line, point, stones_text};
-use ishi::rules::board::{Board, IllegalMove};
-use ishi::rules::color::Color;
-use ishi::rules::game::Game;
-use ishi::rules::point::Move;
-use ishi::rules::rules::{KoRule, Rules, Scoring};
-use ishi::rules::score::{score, Score, StoneStatus};
+use ishi::color::Color;
+use ishi::go::rules::board::{Board, IllegalMove};
+use ishi::go::rules::game::Game;
+use ishi::go::rules::point::Move;
+use ishi::go::rules::rules::{KoRule, Rules, Scoring};
+use ishi::go::rules::score::{score, Score, StoneStatus};
 
 /// Every named ruleset, capture Go with a target of one stone.
 fn all_rules() -> [Rules; 6] {

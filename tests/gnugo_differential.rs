@@ -27,11 +27,11 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use ishi::rules::board::IllegalMove;
-use ishi::rules::color::Color;
-use ishi::rules::game::Game;
-use ishi::rules::point::{move_text, Move, Point};
-use ishi::rules::rules::{KoRule, Rules, RulesName};
+use ishi::color::Color;
+use ishi::go::rules::board::IllegalMove;
+use ishi::go::rules::game::Game;
+use ishi::go::rules::point::{move_text, Move, Point};
+use ishi::go::rules::rules::{KoRule, Rules, RulesName};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

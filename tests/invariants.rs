@@ -23,12 +23,12 @@ mod common;
 
 use std::collections::HashSet;
 
-use ishi::rules::board::{Board, IllegalMove};
-use ishi::rules::color::Color;
-use ishi::rules::game::Game;
-use ishi::rules::point::{move_text, point_at, Move, Point};
-use ishi::rules::rules::{KoRule, Rules};
-use ishi::rules::zobrist::WHITE_TO_MOVE_KEY;
+use ishi::color::Color;
+use ishi::go::rules::board::{Board, IllegalMove};
+use ishi::go::rules::game::Game;
+use ishi::go::rules::point::{move_text, point_at, Move, Point};
+use ishi::go::rules::rules::{KoRule, Rules};
+use ishi::go::rules::zobrist::WHITE_TO_MOVE_KEY;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

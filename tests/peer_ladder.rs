@@ -10,10 +10,10 @@
 
 mod common;
 
-use ishi::rules::board::Board;
-use ishi::rules::color::Color;
-use ishi::search::board::PlayoutBoard;
-use ishi::search::ladder::LadderReader;
+use ishi::color::Color;
+use ishi::go::rules::board::Board;
+use ishi::go::search::board::PlayoutBoard;
+use ishi::go::search::ladder::LadderReader;
 
 /// Cases that agree with Pachi's answers (all 22 of the cases read, measured).
 const PINNED: usize = 22;

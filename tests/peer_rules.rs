@@ -28,12 +28,12 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use ishi::rules::board::{Board, IllegalMove};
-use ishi::rules::color::Color;
-use ishi::rules::game::Game;
-use ishi::rules::point::{move_text, point_at, Move, Point};
-use ishi::rules::rules::{KoRule, Rules, RulesName};
-use ishi::rules::score::{pass_alive, score, StoneStatus};
+use ishi::color::Color;
+use ishi::go::rules::board::{Board, IllegalMove};
+use ishi::go::rules::game::Game;
+use ishi::go::rules::point::{move_text, point_at, Move, Point};
+use ishi::go::rules::rules::{KoRule, Rules, RulesName};
+use ishi::go::rules::score::{pass_alive, score, StoneStatus};
 
 // ---------------------------------------------------------------------------------------------
 // Reporting

@@ -24,10 +24,10 @@
 //! by flood fill after every move, and keeps the history as whole boards (no hashing, no
 //! incremental state). The ishi count uses `Game::play` and `Game::undo`.
 
-use ishi::rules::color::Color;
-use ishi::rules::game::Game;
-use ishi::rules::point::Move;
-use ishi::rules::rules::{KoRule, Rules};
+use ishi::color::Color;
+use ishi::go::rules::game::Game;
+use ishi::go::rules::point::Move;
+use ishi::go::rules::rules::{KoRule, Rules};
 
 const EMPTY: u8 = 0;
 const BLACK: u8 = 1;

@@ -9,8 +9,8 @@ use std::fs;
 use std::panic;
 use std::path::{Path, PathBuf};
 
-use ishi::rules::color::Color;
-use ishi::rules::sgf::{self, SgfErrorKind, SgfMove, SgfPoint};
+use ishi::color::Color;
+use ishi::go::rules::sgf::{self, SgfErrorKind, SgfMove, SgfPoint};
 
 const SUITES: [&str; 3] = [
     "Remi-Coulom/gogui/test/junit/src/net/sf/gogui/sgf",

@@ -19,12 +19,13 @@
 //! passed to the search as excluded root moves; deeper restrictions filter the variations
 //! shown.
 
+use crate::color::Color;
 use crate::engine::{Decision, StatusKind};
+use crate::go::rules::point::{move_text, parse_move, point_at, vertex_text, Move, VertexError};
+use crate::go::search::{Limits, Reporter, SearchSummary};
 use crate::gtp::args::SYNTAX_ERROR;
 use crate::gtp::Session;
-use crate::rules::color::Color;
-use crate::rules::point::{move_text, parse_move, point_at, vertex_text, Move, VertexError};
-use crate::search::{Limits, Reporter, SearchParams, SearchSummary};
+use crate::search::SearchParams;
 use crossbeam_channel::Select;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -268,8 +269,9 @@ pub fn parse_move_list(text: &str, size: usize) -> Result<Vec<Move>, String> {
                 else {
                     return Err(failure("a rectangle needs two vertices"));
                 };
-                let (first_column, first_row) = crate::rules::point::coordinates(first, size);
-                let (second_column, second_row) = crate::rules::point::coordinates(second, size);
+                let (first_column, first_row) = crate::go::rules::point::coordinates(first, size);
+                let (second_column, second_row) =
+                    crate::go::rules::point::coordinates(second, size);
                 let columns = first_column.min(second_column)..=first_column.max(second_column);
                 let rows = first_row.min(second_row)..=first_row.max(second_row);
                 rows.flat_map(|row| {
@@ -1211,7 +1213,7 @@ pub fn gogui_parameters_command(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::point::Point;
+    use crate::go::rules::point::Point;
 
     fn words(text: &str) -> Vec<String> {
         text.split_whitespace().map(str::to_string).collect()
@@ -1429,7 +1431,7 @@ mod tests {
     #[test]
     fn ownership_is_row_major_from_the_top_for_the_side_to_move() {
         let size = 3;
-        let mut ownership = vec![0.0f32; crate::rules::point::array_length(size)];
+        let mut ownership = vec![0.0f32; crate::go::rules::point::array_length(size)];
         ownership[point("A3", size).index()] = 1.0;
         ownership[point("C1", size).index()] = -0.5;
         let data = AnalysisSnapshot {

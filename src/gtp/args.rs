@@ -1,8 +1,8 @@
 //! Typed readers of GTP arguments. Each fails with the GTP error text to answer (`syntax
 //! error`, `invalid color`, ...), never with a panic.
 
-use crate::rules::color::Color;
-use crate::rules::point::{parse_move, Move, VertexError};
+use crate::color::Color;
+use crate::go::rules::point::{parse_move, Move, VertexError};
 
 /// The error text of a malformed command.
 pub const SYNTAX_ERROR: &str = "syntax error";

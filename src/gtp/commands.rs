@@ -2,14 +2,14 @@
 //! `list_commands` and `known_command` are derived from it. Handlers read typed arguments,
 //! call the engine, and format its answer; they hold no game logic.
 
+use crate::color::Color;
 use crate::engine::{Decision, Engine, SetupError, StatusKind};
+use crate::go::rules::point::{move_text, vertex_text, Move, Point};
+use crate::go::rules::rules::Rules;
 use crate::gtp::analyze::{self, Dialect};
 use crate::gtp::args::{self, SYNTAX_ERROR};
 use crate::gtp::line::Command;
 use crate::gtp::Session;
-use crate::rules::color::Color;
-use crate::rules::point::{move_text, vertex_text, Move, Point};
-use crate::rules::rules::Rules;
 use crate::time::TimeSettings;
 use std::sync::atomic::AtomicBool;
 

@@ -3,16 +3,78 @@
 //! priors), can play itself out to a scored end and can say who owns each point. The tree,
 //! selection, backup and threads ([`crate::search::worker`]) know only this trait, so they
 //! are monomorphised for each game at no cost. Go's implementation is
-//! [`crate::search::go`]; later games (Margo, Abalone) bring their own.
+//! [`crate::go::search::search_game`]; later games (Margo, Abalone) bring their own.
 //!
 //! Conventions shared with the tree: a move is a `u16` index below [`SearchGame::MOVE_SPACE`]
 //! and index 0 ([`PASS`]) is the pass (or "no move"); the two players are the two
 //! [`Color`]s.
 
-use crate::rules::color::Color;
+use crate::color::Color;
 use crate::search::params::SearchParams;
-use crate::search::playout::{Outcome, Random};
-use crate::search::priors::Prior;
+use crate::search::random::Random;
+use crate::search::tree::RESULT_SCALE;
+
+/// How a playout ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outcome {
+    /// The winner; `None` for a draw.
+    pub winner: Option<Color>,
+    /// Black's area minus white's area and komi (for capture Go: the same count, while
+    /// `winner` says who reached the target).
+    pub black_margin: f64,
+}
+
+/// Encodes a played move for the AMAF sequence: point index times two plus colour index.
+#[inline(always)]
+pub fn encode(point: usize, color: Color) -> u16 {
+    ((point << 1) | color.index()) as u16
+}
+
+impl Outcome {
+    /// The outcome of a game black wins by `black_margin` (komi included).
+    pub fn from_margin(black_margin: f64) -> Outcome {
+        let winner = if black_margin > 0.0 {
+            Some(Color::Black)
+        } else if black_margin < 0.0 {
+            Some(Color::White)
+        } else {
+            None
+        };
+        Outcome {
+            winner,
+            black_margin,
+        }
+    }
+}
+
+/// A prior: virtual visits and virtual results (half wins).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Prior {
+    /// Virtual visits.
+    pub visits: u32,
+    /// Virtual results in units of 1/[`RESULT_SCALE`] win.
+    pub wins: u32,
+}
+
+impl Prior {
+    /// Adds `visits` virtual visits, all won when `value_is_win`.
+    #[inline]
+    pub fn add(&mut self, visits: u32, value_is_win: bool) {
+        self.visits += visits;
+        if value_is_win {
+            self.wins += visits * RESULT_SCALE;
+        }
+    }
+
+    /// The prior's value in [0, 1] (0.5 without visits).
+    pub fn value(&self) -> f64 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            self.wins as f64 / (RESULT_SCALE as f64 * self.visits as f64)
+        }
+    }
+}
 
 /// The move index of a pass.
 pub const PASS: usize = 0;
@@ -58,7 +120,7 @@ pub trait SearchGame: Send + Sync + Sized {
     );
 
     /// Plays the position out with `player` first, appending each move (encoded with
-    /// [`crate::search::playout::encode`]) to `sequence`, and scores the end.
+    /// [`encode`]) to `sequence`, and scores the end.
     fn play_out(
         &mut self,
         player: Color,

@@ -5,11 +5,11 @@
 //! Also accumulates ownership (final area owner per point). Knows the tree and the game
 //! only through [`SearchGame`] (monomorphised per game); nothing of GTP, time or Go.
 
-use crate::rules::color::Color;
+use crate::color::Color;
+use crate::search::domain::{encode, Outcome, Prior};
 use crate::search::domain::{SearchGame, PASS};
 use crate::search::params::SearchParams;
-use crate::search::playout::{encode, Outcome, Random};
-use crate::search::priors::Prior;
+use crate::search::random::Random;
 use crate::search::select::{fast_urgency, urgency, AmafWeights, Blend};
 use crate::search::tree::{
     Tree, EXPANDED, EXPANDING, LEAF, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN,

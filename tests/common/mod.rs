@@ -6,11 +6,11 @@
 
 use std::path::PathBuf;
 
-use ishi::rules::board::Board;
-use ishi::rules::color::Color;
-use ishi::rules::game::Game;
-use ishi::rules::point::{parse_move, Move, Point};
-use ishi::rules::rules::Rules;
+use ishi::color::Color;
+use ishi::go::rules::board::Board;
+use ishi::go::rules::game::Game;
+use ishi::go::rules::point::{parse_move, Move, Point};
+use ishi::go::rules::rules::Rules;
 
 /// The point of a GTP vertex (`C3`) on a board of `size`.
 ///
@@ -68,7 +68,7 @@ pub fn stones_text(board: &Board) -> String {
     let mut text = String::new();
     for row in (0..size).rev() {
         for column in 0..size {
-            let point = ishi::rules::point::point_at(column, row, size);
+            let point = ishi::go::rules::point::point_at(column, row, size);
             text.push(match board.stone(point) {
                 Some(Color::Black) => 'X',
                 Some(Color::White) => 'O',

@@ -3,11 +3,11 @@
 //! stones (handicap, `gogui-setup`, SGF) form the starting position and are not undoable.
 //! Knows nothing of search or GTP.
 
-use crate::rules::board::{Board, IllegalMove};
-use crate::rules::color::Color;
-use crate::rules::point::{Move, Point};
-use crate::rules::rules::{KoRule, Rules, WinCondition};
-use crate::rules::zobrist::WHITE_TO_MOVE_KEY;
+use crate::color::Color;
+use crate::go::rules::board::{Board, IllegalMove};
+use crate::go::rules::point::{Move, Point};
+use crate::go::rules::rules::{KoRule, Rules, WinCondition};
+use crate::go::rules::zobrist::WHITE_TO_MOVE_KEY;
 
 /// One played move with what is needed to take it back.
 #[derive(Clone, Debug)]
@@ -362,7 +362,7 @@ impl std::error::Error for SetupAfterMoves {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::point::parse_move;
+    use crate::go::rules::point::parse_move;
 
     fn moves(game: &mut Game, list: &str) {
         let mut color = game.to_move();

@@ -4,10 +4,11 @@
 //! that must not change unless the search's behaviour does. Knows only the public search
 //! API.
 
-use crate::rules::game::Game;
-use crate::rules::point::move_text;
-use crate::rules::rules::Rules;
-use crate::search::{Limits, PlayoutPolicy, Search, SearchParams};
+use crate::go::rules::game::Game;
+use crate::go::rules::point::move_text;
+use crate::go::rules::rules::Rules;
+use crate::go::search::{Limits, Search};
+use crate::search::{PlayoutPolicy, SearchParams};
 use std::fmt::Write;
 use std::sync::atomic::AtomicBool;
 

@@ -5,41 +5,14 @@
 //! running from atari into a ladder that dies.
 //! Knows the playout board, patterns and tactics; nothing of the tree's layout.
 
-use crate::rules::color::Color;
-use crate::search::board::{stone_code, PlayoutBoard, BORDER, CAPACITY, EMPTY, NO_POINT};
-use crate::search::ladder::LadderReader;
+use crate::color::Color;
+use crate::go::search::board::{stone_code, PlayoutBoard, BORDER, CAPACITY, EMPTY, NO_POINT};
+use crate::go::search::ladder::LadderReader;
+use crate::go::search::patterns::PatternTable;
+use crate::go::search::playout::{new_liberties, self_atari_size};
+use crate::search::domain::Prior;
 use crate::search::params::SearchParams;
-use crate::search::patterns::PatternTable;
-use crate::search::playout::{new_liberties, self_atari_size};
 use crate::search::tree::RESULT_SCALE;
-
-/// A prior: virtual visits and virtual results (half wins).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Prior {
-    /// Virtual visits.
-    pub visits: u32,
-    /// Virtual results in units of 1/[`RESULT_SCALE`] win.
-    pub wins: u32,
-}
-
-impl Prior {
-    #[inline]
-    fn add(&mut self, visits: u32, value_is_win: bool) {
-        self.visits += visits;
-        if value_is_win {
-            self.wins += visits * RESULT_SCALE;
-        }
-    }
-
-    /// The prior's value in [0, 1] (0.5 without visits).
-    pub fn value(&self) -> f64 {
-        if self.visits == 0 {
-            0.5
-        } else {
-            self.wins as f64 / (RESULT_SCALE as f64 * self.visits as f64)
-        }
-    }
-}
 
 /// Scratch space reused between expansions.
 pub struct PriorScratch {
@@ -239,10 +212,10 @@ fn empty_around(board: &PlayoutBoard, point: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::board::Board;
+    use crate::go::rules::board::Board;
 
-    use crate::search::board::vertex_index as at;
-    use crate::search::patterns;
+    use crate::go::search::board::vertex_index as at;
+    use crate::go::search::patterns;
 
     #[test]
     fn capture_beats_a_quiet_move_and_self_atari_is_penalised() {

@@ -7,8 +7,8 @@ pub mod status;
 
 pub use status::{judge, JudgeSettings, Judgement};
 
-use crate::rules::game::Game;
-use crate::rules::rules::Rules;
+use crate::go::rules::game::Game;
+use crate::go::rules::rules::Rules;
 use crate::search::SearchParams;
 use std::collections::HashMap;
 
@@ -50,8 +50,8 @@ impl StatusCache {
             size: game.size(),
             board_hash: board.hash(),
             captures: [
-                board.captures(crate::rules::color::Color::Black),
-                board.captures(crate::rules::color::Color::White),
+                board.captures(crate::color::Color::Black),
+                board.captures(crate::color::Color::White),
             ],
             rules: *game.rules(),
             komi_bits: game.komi().to_bits(),

@@ -1,4 +1,4 @@
-//! The playout board: a copy of a [`rules::Board`](crate::rules::Board) tuned for speed and
+//! The playout board: a copy of a [`rules::Board`](crate::go::rules::Board) tuned for speed and
 //! nothing else. Same point layout as `rules::point` (so a `Point` index means the same
 //! square), fixed arrays of a power-of-two length indexed through a mask (no bounds checks),
 //! colours as bits, chains as circular stone lists whose representative keeps the stone
@@ -9,9 +9,9 @@
 //! It knows how to play, capture, test legality and eyes, list a few liberties, and count
 //! the area at the end of a playout; it knows nothing of trees or policies.
 
-use crate::rules::board::Board;
-use crate::rules::color::Color;
-use crate::rules::point::Point;
+use crate::color::Color;
+use crate::go::rules::board::Board;
+use crate::go::rules::point::Point;
 
 /// Length of every per-point array: a power of two above `array_length(25)` (703).
 pub const CAPACITY: usize = 1024;
@@ -652,20 +652,20 @@ impl PlayoutBoard {
 
 /// The playout-board index of a move: the point's index, [`NO_POINT`] for a pass.
 #[inline]
-pub fn move_index(chosen: crate::rules::point::Move) -> usize {
+pub fn move_index(chosen: crate::go::rules::point::Move) -> usize {
     match chosen {
-        crate::rules::point::Move::Place(point) => point.index(),
-        crate::rules::point::Move::Pass => NO_POINT,
+        crate::go::rules::point::Move::Place(point) => point.index(),
+        crate::go::rules::point::Move::Pass => NO_POINT,
     }
 }
 
 /// The move for a playout-board index.
 #[inline]
-pub fn index_move(index: usize) -> crate::rules::point::Move {
+pub fn index_move(index: usize) -> crate::go::rules::point::Move {
     if index == NO_POINT {
-        crate::rules::point::Move::Pass
+        crate::go::rules::point::Move::Pass
     } else {
-        crate::rules::point::Move::Place(Point(index as u16))
+        crate::go::rules::point::Move::Place(Point(index as u16))
     }
 }
 
@@ -675,8 +675,8 @@ pub fn index_move(index: usize) -> crate::rules::point::Move {
 /// When `text` is not a vertex of that board.
 #[cfg(test)]
 pub(crate) fn vertex_index(size: usize, text: &str) -> usize {
-    match crate::rules::point::parse_move(text, size) {
-        Ok(crate::rules::point::Move::Place(point)) => point.index(),
+    match crate::go::rules::point::parse_move(text, size) {
+        Ok(crate::go::rules::point::Move::Place(point)) => point.index(),
         other => panic!("bad vertex {text}: {other:?}"),
     }
 }
@@ -684,8 +684,8 @@ pub(crate) fn vertex_index(size: usize, text: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::point::Move;
-    use crate::search::board::vertex_index as at;
+    use crate::go::rules::point::Move;
+    use crate::go::search::board::vertex_index as at;
 
     #[test]
     fn random_games_agree_with_the_rules_board() {
@@ -744,7 +744,7 @@ mod tests {
                 copy.check_consistency().unwrap();
                 // The playouts' area count agrees with the rules core's, edges included.
                 let no_dead = vec![false; rules_board.array_length()];
-                let owners = crate::rules::score::area_owners(&rules_board, &no_dead);
+                let owners = crate::go::rules::score::area_owners(&rules_board, &no_dead);
                 let mut expected_margin = 0;
                 let mut isolated = true;
                 for point in rules_board.points() {

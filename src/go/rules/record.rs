@@ -3,11 +3,11 @@
 //! moves, komi, rules and result. Knows SGF coordinates (row `a` at the top) and GTP ones
 //! (row 1 at the bottom).
 
-use crate::rules::color::Color;
-use crate::rules::game::Game;
-use crate::rules::point::{coordinates, point_at, Move, Point};
-use crate::rules::rules::{Rules, RulesName};
-use crate::rules::sgf::{SgfEvent, SgfGame, SgfMove, SgfPoint, SgfSetup};
+use crate::color::Color;
+use crate::go::rules::game::Game;
+use crate::go::rules::point::{coordinates, point_at, Move, Point};
+use crate::go::rules::rules::{Rules, RulesName};
+use crate::go::rules::sgf::{SgfEvent, SgfGame, SgfMove, SgfPoint, SgfSetup};
 use std::fmt;
 
 /// Why a record could not become a game.
@@ -234,8 +234,8 @@ pub fn record_from_game(game: &Game, result: Option<String>) -> SgfGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::point::parse_move;
-    use crate::rules::sgf;
+    use crate::go::rules::point::parse_move;
+    use crate::go::rules::sgf;
 
     #[test]
     fn a_game_survives_the_round_trip_through_sgf() {
@@ -306,7 +306,7 @@ mod tests {
     #[test]
     fn coordinates_flip_rows() {
         let point = point_from_sgf(SgfPoint::new(0, 0), 9);
-        assert_eq!(crate::rules::point::vertex_text(point, 9), "A9");
+        assert_eq!(crate::go::rules::point::vertex_text(point, 9), "A9");
         assert_eq!(point_to_sgf(point, 9), SgfPoint::new(0, 0));
     }
 }

@@ -16,7 +16,7 @@
 
 use std::fmt;
 
-use crate::rules::color::Color;
+use crate::color::Color;
 
 /// The board size of a record without SZ.
 pub const DEFAULT_SIZE: u8 = 19;

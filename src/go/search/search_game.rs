@@ -2,13 +2,15 @@
 //! of new children, the capture-Go target and area ownership. Knows the playout board,
 //! playouts and priors; nothing of the tree.
 
-use crate::rules::color::Color;
-use crate::search::board::{PlayoutBoard, BLACK, CAPACITY, EMPTY, NO_POINT, WHITE};
+use crate::color::Color;
+use crate::go::search::board::{PlayoutBoard, BLACK, CAPACITY, EMPTY, NO_POINT, WHITE};
+use crate::go::search::patterns;
+use crate::go::search::playout::{play_out, PlayoutSettings};
+use crate::go::search::priors::{compute_priors, PriorScratch};
 use crate::search::domain::SearchGame;
+use crate::search::domain::{Outcome, Prior};
 use crate::search::params::SearchParams;
-use crate::search::patterns;
-use crate::search::playout::{play_out, Outcome, PlayoutSettings, Random};
-use crate::search::priors::{compute_priors, Prior, PriorScratch};
+use crate::search::random::Random;
 
 impl SearchGame for PlayoutBoard {
     const MOVE_SPACE: usize = CAPACITY;

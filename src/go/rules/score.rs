@@ -3,10 +3,10 @@
 //! (surrounded empty points plus prisoners plus dead stones, seki regions for nobody), and
 //! Benson's pass-alive analysis. Knows nothing of search: which stones are dead is an input.
 
-use crate::rules::board::{Board, Cell};
-use crate::rules::color::Color;
-use crate::rules::point::Point;
-use crate::rules::rules::{HandicapBonus, Rules, Scoring};
+use crate::color::Color;
+use crate::go::rules::board::{Board, Cell};
+use crate::go::rules::point::Point;
+use crate::go::rules::rules::{HandicapBonus, Rules, Scoring};
 use std::fmt;
 
 /// A final count: points of each side, komi and compensation included for white.
@@ -408,7 +408,7 @@ pub fn pass_alive_status(board: &Board) -> StoneStatus {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::point::{parse_move, Move};
+    use crate::go::rules::point::{parse_move, Move};
 
     fn at(board: &Board, text: &str) -> Point {
         match parse_move(text, board.size()) {

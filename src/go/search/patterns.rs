@@ -3,7 +3,7 @@
 //! by the 16-bit code of the eight neighbours. Used by the heavy playouts and the priors.
 //! Knows the playout board's cell codes and nothing else.
 
-use crate::search::board::{PlayoutBoard, BLACK, BORDER, EMPTY, WHITE};
+use crate::go::search::board::{PlayoutBoard, BLACK, BORDER, EMPTY, WHITE};
 use std::sync::OnceLock;
 
 /// The shapes, top row first, centre always the empty point to play. `X` and `O` are stones
@@ -167,9 +167,9 @@ const _: () = assert!(EMPTY >> 1 == 0 && BLACK >> 1 == 1 && WHITE >> 1 == 2 && B
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::board::Board;
-    use crate::rules::color::Color;
-    use crate::rules::point::{parse_move, Move};
+    use crate::color::Color;
+    use crate::go::rules::board::Board;
+    use crate::go::rules::point::{parse_move, Move};
 
     fn matches(diagram: &str, vertex: &str) -> bool {
         let rules_board = Board::from_diagram(diagram).unwrap();

@@ -11,53 +11,12 @@
 //!
 //! Knows the playout board, the patterns and the policy's probabilities; nothing of trees.
 
-use crate::rules::color::Color;
-use crate::search::board::{stone_code, PlayoutBoard, BORDER, EMPTY, NO_POINT};
+use crate::color::Color;
+use crate::go::search::board::{stone_code, PlayoutBoard, BORDER, EMPTY, NO_POINT};
+use crate::go::search::patterns::{self, PatternTable};
+use crate::search::domain::{encode, Outcome};
 use crate::search::params::{PlayoutPolicy, SearchParams};
-use crate::search::patterns::{self, PatternTable};
-
-/// A small fast random number generator (xorshift64*), seeded through splitmix64.
-#[derive(Clone, Debug)]
-pub struct Random(u64);
-
-impl Random {
-    /// A generator from any seed (0 included).
-    pub fn new(seed: u64) -> Random {
-        let mut mixed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        mixed = (mixed ^ (mixed >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        mixed = (mixed ^ (mixed >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        mixed ^= mixed >> 31;
-        Random(mixed | 1)
-    }
-
-    /// The next 64 random bits.
-    #[inline(always)]
-    pub fn next_u64(&mut self) -> u64 {
-        let mut state = self.0;
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        self.0 = state;
-        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// A uniform number in `0..bound` (`bound` > 0).
-    #[inline(always)]
-    pub fn below(&mut self, bound: usize) -> usize {
-        (((self.next_u64() >> 32) * bound as u64) >> 32) as usize
-    }
-
-    /// True with probability `threshold` / 2^32.
-    #[inline(always)]
-    pub fn chance(&mut self, threshold: u64) -> bool {
-        (self.next_u64() >> 32) < threshold
-    }
-}
-
-/// A probability as a threshold for [`Random::chance`].
-pub fn threshold(probability: f64) -> u64 {
-    (probability.clamp(0.0, 1.0) * 4_294_967_296.0) as u64
-}
+use crate::search::random::{threshold, Random};
 
 /// Everything a playout needs to know besides the board.
 #[derive(Clone, Debug)]
@@ -101,22 +60,6 @@ impl PlayoutSettings {
             self_atari_nakade: params.playout_self_atari_nakade as usize,
         }
     }
-}
-
-/// How a playout ended.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Outcome {
-    /// The winner; `None` for a draw.
-    pub winner: Option<Color>,
-    /// Black's area minus white's area and komi (for capture Go: the same count, while
-    /// `winner` says who reached the target).
-    pub black_margin: f64,
-}
-
-/// Encodes a played move for the AMAF sequence: point index times two plus colour index.
-#[inline(always)]
-pub fn encode(point: usize, color: Color) -> u16 {
-    ((point << 1) | color.index()) as u16
 }
 
 /// Plays the position out with `to_move` first, recording each move with [`encode`] in
@@ -163,23 +106,6 @@ pub fn play_out(
 /// Area score of a finished playout.
 pub fn score(board: &PlayoutBoard, komi: f64) -> Outcome {
     Outcome::from_margin(board.area_margin() as f64 - komi)
-}
-
-impl Outcome {
-    /// The outcome of a game black wins by `black_margin` (komi included).
-    pub fn from_margin(black_margin: f64) -> Outcome {
-        let winner = if black_margin > 0.0 {
-            Some(Color::Black)
-        } else if black_margin < 0.0 {
-            Some(Color::White)
-        } else {
-            None
-        };
-        Outcome {
-            winner,
-            black_margin,
-        }
-    }
 }
 
 /// A uniformly random legal move of `color` that does not fill its own eye (and, with
@@ -592,8 +518,8 @@ pub fn three_point_vital(board: &PlayoutBoard, start: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::board::Board;
-    use crate::search::board::vertex_index as at;
+    use crate::go::rules::board::Board;
+    use crate::go::search::board::vertex_index as at;
 
     fn heavy_board(diagram: &str, last: &str, to_move: Color) -> Box<PlayoutBoard> {
         let rules_board = Board::from_diagram(diagram).unwrap();

@@ -13,14 +13,15 @@
 //! Under rules without a friendly pass (Tromp-Taylor) and in capture Go every stone on the
 //! board counts as alive: the game is scored as it stands, so nothing is reported dead.
 
-use crate::rules::board::Board;
-use crate::rules::color::Color;
-use crate::rules::game::Game;
-use crate::rules::point::{Move, Point};
-use crate::rules::rules::WinCondition;
-use crate::rules::score::{self, StoneStatus};
-use crate::search::board::{PlayoutBoard, BLACK, EMPTY, WHITE};
-use crate::search::playout::{play_out, PlayoutSettings, Random};
+use crate::color::Color;
+use crate::go::rules::board::Board;
+use crate::go::rules::game::Game;
+use crate::go::rules::point::{Move, Point};
+use crate::go::rules::rules::WinCondition;
+use crate::go::rules::score::{self, StoneStatus};
+use crate::go::search::board::{PlayoutBoard, BLACK, EMPTY, WHITE};
+use crate::go::search::playout::{play_out, PlayoutSettings};
+use crate::search::random::Random;
 use crate::search::{PlayoutPolicy, SearchParams};
 
 /// How many playouts judge a position.
@@ -205,7 +206,7 @@ fn mark_bent_four_dead(board: &Board, status: &mut StoneStatus) {
         let at = |along_column: isize, along_row: isize| {
             let x = column as isize + along_column * step_column;
             let y = row as isize + along_row * step_row;
-            crate::rules::point::point_at(x as usize, y as usize, size)
+            crate::go::rules::point::point_at(x as usize, y as usize, size)
         };
         // The corner, its two neighbours, and one more point along either edge.
         for shape in [
@@ -349,11 +350,11 @@ fn is_dead_shape(board: &Board, space: &[Point]) -> bool {
         .unwrap_or(0);
     let has_square = space.iter().any(|&point| {
         let size = board.size();
-        let (column, row) = crate::rules::point::coordinates(point, size);
+        let (column, row) = crate::go::rules::point::coordinates(point, size);
         column + 1 < size
             && row + 1 < size
             && [(1, 0), (0, 1), (1, 1)].iter().all(|&(right, up)| {
-                inside(crate::rules::point::point_at(
+                inside(crate::go::rules::point::point_at(
                     column + right,
                     row + up,
                     size,
@@ -589,7 +590,7 @@ fn filling_is_self_atari(board: &Board, point: Point, color: Color) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::rules::Rules;
+    use crate::go::rules::rules::Rules;
 
     fn game_from(diagram: &str, rules: Rules) -> Game {
         let board = Board::from_diagram(diagram).expect("diagram");

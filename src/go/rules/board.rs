@@ -3,9 +3,11 @@
 //! and no rules beyond "may a stone commit suicide": it is what playouts clone. `Game` adds
 //! the rest.
 
-use crate::rules::color::Color;
-use crate::rules::point::{self, array_length, point_at, stride, Move, Point, MAX_SIZE, MIN_SIZE};
-use crate::rules::zobrist::{BLACK_KEYS, WHITE_KEYS};
+use crate::color::Color;
+use crate::go::rules::point::{
+    self, array_length, point_at, stride, Move, Point, MAX_SIZE, MIN_SIZE,
+};
+use crate::go::rules::zobrist::{BLACK_KEYS, WHITE_KEYS};
 use std::fmt;
 
 /// What lies on a point. Stored as one byte per point.
@@ -881,7 +883,7 @@ impl fmt::Display for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::point::parse_move;
+    use crate::go::rules::point::parse_move;
 
     fn at(board: &Board, text: &str) -> Point {
         match parse_move(text, board.size()) {

@@ -1,9 +1,8 @@
-//! The rules core: everything ishi knows about Go itself. No threads, no I/O, no logging, and
-//! nothing of search or GTP. Read in order: colours, points, Zobrist keys, the board (fast,
+//! Go's rules core: everything ishi knows about Go itself. No threads, no I/O, no logging, and
+//! nothing of search or GTP. Read in order: points, Zobrist keys, the board (fast,
 //! no history), the rules value, the game (history, superko, undo), scoring.
 
 pub mod board;
-pub mod color;
 pub mod game;
 pub mod point;
 pub mod record;
@@ -14,8 +13,8 @@ pub mod score;
 pub mod sgf;
 pub mod zobrist;
 
+pub use crate::color::Color;
 pub use board::{Board, Cell, IllegalMove};
-pub use color::Color;
 pub use game::Game;
 pub use point::{Move, Point};
 pub use rules::Rules;

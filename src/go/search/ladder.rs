@@ -5,8 +5,8 @@
 //! (depth and node budgets); when a bound is hit the ladder counts as escaped, so callers
 //! never penalise a move they could not read. Knows the playout board only.
 
-use crate::rules::color::Color;
-use crate::search::board::{stone_code, PlayoutBoard, BORDER, NO_POINT};
+use crate::color::Color;
+use crate::go::search::board::{stone_code, PlayoutBoard, BORDER, NO_POINT};
 
 /// Plies read at most (a ladder across a 19x19 board is about 40 moves of each side).
 const DEPTH_LIMIT: usize = 100;
@@ -131,8 +131,8 @@ fn capturing_moves(board: &PlayoutBoard, stone: usize, color: Color) -> ([usize;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::board::Board;
-    use crate::search::board::vertex_index as at;
+    use crate::go::rules::board::Board;
+    use crate::go::search::board::vertex_index as at;
 
     fn read(diagram: &str, stone: &str, color: Color) -> bool {
         let rules_board = Board::from_diagram(diagram).unwrap();
@@ -207,7 +207,8 @@ mod tests {
 
     #[test]
     fn chains_read_as_caught_cannot_run_to_three_liberties() {
-        use crate::search::playout::{random_move, Random};
+        use crate::go::search::playout::random_move;
+        use crate::search::random::Random;
         let mut reader = LadderReader::default();
         let mut random = Random::new(11);
         let mut caught = 0;

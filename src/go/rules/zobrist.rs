@@ -1,7 +1,7 @@
 //! Zobrist keys: fixed pseudo-random 64-bit numbers per (colour, point), the same in every run
 //! so hashes are reproducible. Knows nothing of boards beyond the largest array length.
 
-use crate::rules::point::{array_length, MAX_SIZE};
+use crate::go::rules::point::{array_length, MAX_SIZE};
 
 /// Number of per-point keys: enough for the largest board.
 pub const KEY_COUNT: usize = (MAX_SIZE + 2) * (MAX_SIZE + 1) + 1;

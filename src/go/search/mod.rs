@@ -1,0 +1,885 @@
+//! Go's search: the Monte-Carlo tree search of [`crate::search`] run on a Go [`Game`] with
+//! Go's knowledge — RAVE selection with prior knowledge, light or heavy (Moggy-class)
+//! playouts, the root pass, handicap and territory conversions, and the summary's pass
+//! rules. Knows the rules core and the game-independent search, never GTP.
+//!
+//! Read in order: `board` (the playout board), `patterns`, `playout`, `ladder`, `priors`,
+//! `search_game` (Go's [`crate::search::domain::SearchGame`]), then this file
+//! ([`Search::run`]).
+//!
+//! Facts worth knowing: a node is 40 bytes (children are nodes too, created together when
+//! a leaf has more than `expand_visits` visits); the tree never exceeds `max_tree_bytes`
+//! (during tree reuse the kept subtree is copied into a fresh arena, so old and new coexist
+//! until the old one is freed on a helper thread); with one thread, a seed and a playout
+//! limit every decision is a function of the playout count, so results repeat exactly.
+//! The pass that would end the game (the opponent passed last) is not played out: the
+//! caller (the engine, through `endgame`) scores the position and passes the margin in
+//! [`Limits::end_margin`].
+
+pub mod board;
+pub mod ladder;
+pub mod patterns;
+pub mod playout;
+pub mod priors;
+pub mod search_game;
+
+use crate::color::Color;
+use crate::go::rules::game::Game;
+use crate::go::rules::point::Move;
+use crate::go::rules::rules::{HandicapBonus, Rules, Scoring};
+use crate::search::driver::{self, drop_tree_later, run_workers, RunLimits};
+use crate::search::select::lower_confidence_bound;
+use crate::search::tree::{Tree, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN};
+use crate::search::worker::{Context, Worker};
+use crate::search::SearchParams;
+use board::{index_move, move_index, PlayoutBoard, NO_POINT};
+use playout::PlayoutSettings;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
+use std::time::{Duration, Instant};
+
+/// When a search ends (whichever comes first; with none set, only the stop flag ends it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// New playouts to run in this search (reused ones do not count).
+    pub playouts: Option<u64>,
+    /// Time after which the search stops unless the best move is unclear (the most visited
+    /// move is not the best valued one), in which case it goes on to `hard_time`.
+    pub soft_time: Option<Duration>,
+    /// Time after which the search always stops.
+    pub hard_time: Option<Duration>,
+    /// Stop as soon as the most visited move cannot be overtaken in the playouts (or, with
+    /// time limits, the time) left.
+    pub early_stop: bool,
+    /// Root moves the search must not consider (analysis `avoid` / `allow`). Pass is never
+    /// excluded this way, so a move always remains.
+    pub excluded_root_moves: Vec<Move>,
+    /// Leave pass out at the root while another legal move (not filling an own eye) exists
+    /// (the cleanup phase, where the opponent's dead stones must be captured first).
+    pub forbid_pass: bool,
+    /// Black's margin if a pass at the root ends the game (the opponent passed last), as
+    /// the caller judges the final position; `None` plays such a pass out like any move.
+    pub end_margin: Option<f64>,
+}
+
+/// A progress callback and the interval between its calls.
+pub type Reporter<'a> = (&'a mut dyn FnMut(&SearchSummary), Duration);
+
+/// One root move of a summary.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// The move.
+    pub chosen: Move,
+    /// Real visits.
+    pub visits: u64,
+    /// Win rate for the side to move (real visits only; the prior when there are none).
+    pub win_rate: f64,
+    /// The prior's share among the root moves (the priors' values normalised to sum 1).
+    pub prior: f64,
+    /// Win rate minus two standard errors.
+    pub lower_confidence_bound: f64,
+    /// Mean final score margin for the side to move.
+    pub score_lead: f64,
+    /// The most visited line from this move on (the move first).
+    pub principal_variation: Vec<Move>,
+    /// The visits of each move of the principal variation.
+    pub principal_variation_visits: Vec<u64>,
+}
+
+/// The result of a search, or its state so far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchSummary {
+    /// The move to play (never illegal; pass when nothing else is possible).
+    pub best: Move,
+    /// Playouts run in this search.
+    pub playouts: u64,
+    /// Visits of the root (reused ones included).
+    pub root_visits: u64,
+    /// Win rate of the best move for the side to move.
+    pub win_rate: f64,
+    /// Mean final score margin over the root's playouts, for the side to move.
+    pub score_lead: f64,
+    /// Root moves with visits, best first.
+    pub candidates: Vec<Candidate>,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// What a tree's root stands for, to decide whether a later game continues it.
+#[derive(Clone, Debug)]
+struct TreePosition {
+    starting_hash: u64,
+    size: usize,
+    komi: f64,
+    rules: Rules,
+    moves: Vec<(Color, Move)>,
+    to_move: Color,
+    board_hash: u64,
+}
+
+impl TreePosition {
+    fn of(game: &Game) -> TreePosition {
+        TreePosition {
+            starting_hash: game.starting_board().hash(),
+            size: game.size(),
+            komi: game.komi(),
+            rules: *game.rules(),
+            moves: game.moves().collect(),
+            to_move: game.to_move(),
+            board_hash: game.board().hash(),
+        }
+    }
+}
+
+/// The search: the tree, the workers and the settings. `Send`.
+pub struct Search {
+    params: SearchParams,
+    threads: usize,
+    seed: u64,
+    max_tree_bytes: usize,
+    tree: Option<Tree>,
+    position: Option<TreePosition>,
+    workers: Vec<Worker<PlayoutBoard>>,
+    ownership: Vec<f32>,
+    reused_visits: u64,
+}
+
+impl Search {
+    /// A search with these parameters, `threads` workers (at least one), a seed for the
+    /// random generators and a tree budget in bytes.
+    pub fn new(params: SearchParams, threads: usize, seed: u64, max_tree_bytes: usize) -> Search {
+        let threads = threads.max(1);
+        Search {
+            params,
+            threads,
+            seed,
+            max_tree_bytes,
+            tree: None,
+            position: None,
+            workers: (0..threads).map(Worker::new).collect(),
+            ownership: Vec::new(),
+            reused_visits: 0,
+        }
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Replaces the parameters; the tree is dropped (its priors came from the old ones).
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
+        self.clear();
+    }
+
+    /// Number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Forgets the tree.
+    pub fn clear(&mut self) {
+        drop_tree_later(self.tree.take());
+        self.position = None;
+    }
+
+    /// Nodes in the current tree (0 without one).
+    pub fn node_count(&self) -> usize {
+        self.tree.as_ref().map(Tree::node_count).unwrap_or(0)
+    }
+
+    /// Root visits carried over from the previous search by the last [`Search::run`].
+    pub fn reused_visits(&self) -> u64 {
+        self.reused_visits
+    }
+
+    /// Per point index (arrays of `rules::point::array_length(size)`): the mean final owner
+    /// over the playouts of the last search, +1 black .. -1 white, 0 off the board. Empty
+    /// before the first search.
+    pub fn ownership(&self) -> Vec<f32> {
+        self.ownership.clone()
+    }
+}
+
+impl Search {
+    /// Keeps the subtree matching `game` when the game continues the last searched position
+    /// (same start, komi, rules, the old moves a prefix of the new, each new move a child);
+    /// otherwise starts a fresh tree.
+    fn prepare_tree(&mut self, game: &Game) {
+        let minimum_nodes = game.size() * game.size() + 1;
+        let reuse = match (&self.tree, &self.position) {
+            (Some(tree), Some(position)) => find_subtree(tree, position, game),
+            _ => None,
+        };
+        match reuse {
+            Some(0) => {}
+            Some(index) => {
+                let old = self.tree.take();
+                if let Some(old_tree) = &old {
+                    self.tree = Some(old_tree.extract(index, minimum_nodes));
+                }
+                drop_tree_later(old);
+            }
+            None => {
+                let old = self.tree.take();
+                drop_tree_later(old);
+                self.tree = Some(Tree::new(self.max_tree_bytes, minimum_nodes));
+            }
+        }
+        self.position = Some(TreePosition::of(game));
+    }
+
+    /// Searches the position of `game` for `game.to_move()` until a limit, early stop or
+    /// `stop` ends it, calling `report` (if given) every interval with the state so far.
+    pub fn run(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: Option<Reporter<'_>>,
+    ) -> SearchSummary {
+        let start = Instant::now();
+        self.prepare_tree(game);
+        let Some(tree) = self.tree.take() else {
+            return SearchSummary::empty(start.elapsed());
+        };
+        let summary = self.run_on(&tree, game, limits, stop, report, start);
+        self.tree = Some(tree);
+        summary
+    }
+
+    fn run_on(
+        &mut self,
+        tree: &Tree,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        mut report: Option<Reporter<'_>>,
+        start: Instant,
+    ) -> SearchSummary {
+        let to_move = game.to_move();
+        let size = game.size();
+        let root_board = PlayoutBoard::from_board(game.board(), to_move);
+        let mut root_legal = vec![false; board::CAPACITY];
+        let mut other_than_pass = false;
+        for point in game.board().points() {
+            let chosen = Move::Place(point);
+            if game.board().stone(point).is_none()
+                && game.is_legal(to_move, chosen)
+                && !limits.excluded_root_moves.contains(&chosen)
+            {
+                root_legal[point.index()] = true;
+                other_than_pass |= !root_board.is_eye(point.index(), to_move);
+            }
+        }
+        root_legal[NO_POINT] = !(limits.forbid_pass && other_than_pass);
+        let settings = PlayoutSettings::new(
+            &self.params,
+            size,
+            game.komi() + handicap_compensation(game),
+            game.rules().capture_target(),
+        );
+        self.reused_visits = tree.root().visits.load(Relaxed) as u64;
+        // The reused visits enter the seed so that consecutive searches of one position
+        // (analysis in slices, pondering then genmove) do not replay the same playouts; they
+        // are themselves deterministic, so deterministic mode stays deterministic.
+        let move_seed = self
+            .seed
+            .wrapping_add((game.move_count() as u64).wrapping_mul(0x2545_f491_4f6c_dd1d))
+            .wrapping_add(self.reused_visits.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        for worker in &mut self.workers {
+            worker.reset(move_seed);
+        }
+        let params = self.params.clone();
+        let mut context = Context {
+            tree,
+            params: &params,
+            settings,
+            root_board,
+            root_to_move: to_move,
+            root_legal,
+            pass_margin: 0.0,
+            pass_margin_known: false,
+            territory_offset: territory_offset(game),
+            root_pass_share: if open_points(game.board()) * OPEN_SHARE_DIVISOR <= size * size {
+                LATE_ROOT_PASS_SHARE
+            } else {
+                0.0
+            },
+            playout_limit: limits.playouts.unwrap_or(u64::MAX),
+            playouts: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            external_stop: stop,
+            early_stop: limits.early_stop,
+            exclusive: self.threads == 1,
+            finished_workers: AtomicUsize::new(0),
+        };
+        // A pass now ends the game when the opponent passed last: the caller judged the
+        // final position; the root's pass child becomes a won or lost end of the game.
+        if let (true, Some(margin)) = (game.consecutive_passes() >= 1, limits.end_margin) {
+            if let Some(first) = self.workers.first_mut() {
+                // Expand the root now so the pass child exists.
+                first.iterate(&context);
+                context.playouts.fetch_add(1, Relaxed);
+                context.pass_margin = margin;
+                context.pass_margin_known = true;
+                mark_root_pass(tree, to_move, margin);
+            }
+        }
+
+        let context = &context;
+        let run_limits = RunLimits {
+            playouts: limits.playouts,
+            soft_time: limits.soft_time,
+            hard_time: limits.hard_time,
+            early_stop: limits.early_stop,
+        };
+        match report.as_mut() {
+            Some((callback, interval)) => {
+                let mut progress = |playouts: u64| {
+                    callback(&summarize(tree, context, game, playouts, start.elapsed()));
+                };
+                run_workers(
+                    &mut self.workers,
+                    context,
+                    &run_limits,
+                    start,
+                    Some((&mut progress, *interval)),
+                );
+            }
+            None => run_workers(&mut self.workers, context, &run_limits, start, None),
+        }
+        let playouts = context.playouts.load(Relaxed).min(context.playout_limit);
+        self.collect_ownership(size);
+        summarize(tree, context, game, playouts, start.elapsed())
+    }
+
+    fn collect_ownership(&mut self, size: usize) {
+        let length = crate::go::rules::point::array_length(size);
+        let mut sums = vec![0i64; length];
+        let mut count = 0u64;
+        for worker in &self.workers {
+            let (worker_sums, worker_count) = worker.ownership();
+            for (sum, value) in sums.iter_mut().zip(worker_sums) {
+                *sum += value;
+            }
+            count += worker_count;
+        }
+        self.ownership = sums
+            .iter()
+            .map(|&sum| {
+                if count > 0 {
+                    sum as f32 / count as f32
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+    }
+}
+
+impl SearchSummary {
+    fn empty(elapsed: Duration) -> SearchSummary {
+        SearchSummary {
+            best: Move::Pass,
+            playouts: 0,
+            root_visits: 0,
+            win_rate: 0.5,
+            score_lead: 0.0,
+            candidates: Vec::new(),
+            elapsed,
+        }
+    }
+}
+
+/// Under territory scoring, the root's area margin minus its territory margin: black's stones
+/// minus white's, less black's prisoners minus white's (see `Context::territory_offset`).
+fn territory_offset(game: &Game) -> Option<f64> {
+    if game.rules().scoring != Scoring::Territory {
+        return None;
+    }
+    let board = game.board();
+    let [black_stones, white_stones] = board.stone_counts();
+    let stones = black_stones as f64 - white_stones as f64;
+    let prisoners =
+        f64::from(board.captures(Color::Black)) - f64::from(board.captures(Color::White));
+    Some(stones - prisoners)
+}
+
+/// Share of the root's visits its pass gets at least late in the game, when at most a sixth
+/// of the board is open (empty and not surrounded by one colour).
+const LATE_ROOT_PASS_SHARE: f64 = 0.05;
+const OPEN_SHARE_DIVISOR: usize = 6;
+
+/// Empty points in regions that touch both colours or none (neither side's territory yet).
+fn open_points(board: &crate::go::rules::board::Board) -> usize {
+    let no_dead = vec![false; board.array_length()];
+    let owners = crate::go::rules::score::area_owners(board, &no_dead);
+    board
+        .points()
+        .filter(|point| board.stone(*point).is_none() && owners[point.index()].is_none())
+        .count()
+}
+
+/// Win rate from which a game counts as decided and points break ties between moves.
+const DECIDED_WIN_RATE: f64 = 0.95;
+/// How much lower a move's win rate may be than the most visited one's to be preferred for
+/// its score in a decided game.
+const DECIDED_WIN_RATE_SLACK: f64 = 0.02;
+/// A move needs a tenth of the most visited move's visits to be preferred for its score.
+const DECIDED_VISITS_DIVISOR: u64 = 10;
+
+/// White's handicap compensation in the playouts' area count.
+fn handicap_compensation(game: &Game) -> f64 {
+    if game.rules().scoring == Scoring::Territory {
+        return 0.0;
+    }
+    match game.rules().handicap_bonus {
+        HandicapBonus::Zero => 0.0,
+        HandicapBonus::PerStone => game.handicap() as f64,
+        HandicapBonus::PerStoneAfterFirst => game.handicap().saturating_sub(1) as f64,
+    }
+}
+
+/// Marks the root's pass child as the end of the game, won or lost for `to_move` by
+/// `black_margin`, and clears its old statistics.
+fn mark_root_pass(tree: &Tree, to_move: Color, black_margin: f64) {
+    let Some(children) = tree.root().children() else {
+        return;
+    };
+    for child in children {
+        let node = tree.node(child);
+        if node.point.load(Relaxed) as usize == NO_POINT {
+            let margin = if to_move == Color::Black {
+                black_margin
+            } else {
+                -black_margin
+            };
+            node.visits.store(0, Relaxed);
+            node.wins.store(0, Relaxed);
+            node.score_sum.store(0, Relaxed);
+            node.amaf_visits.store(0, Relaxed);
+            node.amaf_wins.store(0, Relaxed);
+            let state = if margin > 0.0 {
+                TERMINAL_WIN
+            } else {
+                TERMINAL_LOSS
+            };
+            node.state.store(state, Release);
+        }
+    }
+}
+
+/// The arena index of the node for `game`'s position in a tree built for `position`.
+fn find_subtree(tree: &Tree, position: &TreePosition, game: &Game) -> Option<u32> {
+    if position.size != game.size()
+        || position.komi != game.komi()
+        || position.rules != *game.rules()
+        || position.starting_hash != game.starting_board().hash()
+        || game.move_count() < position.moves.len()
+    {
+        return None;
+    }
+    let moves: Vec<(Color, Move)> = game.moves().collect();
+    if moves[..position.moves.len()] != position.moves[..] {
+        return None;
+    }
+    let mut index = 0u32;
+    let mut expected = position.to_move;
+    for &(color, chosen) in &moves[position.moves.len()..] {
+        if color != expected {
+            return None;
+        }
+        let point = move_index(chosen) as u16;
+        let children = tree.node(index).children()?;
+        index = children
+            .into_iter()
+            .find(|&child| tree.node(child).point.load(Relaxed) == point)?;
+        expected = expected.opponent();
+    }
+    if expected != game.to_move() {
+        return None;
+    }
+    if index == 0 && position.board_hash != game.board().hash() {
+        return None;
+    }
+    Some(index)
+}
+
+/// The summary of the tree as it stands.
+fn summarize(
+    tree: &Tree,
+    context: &Context<PlayoutBoard>,
+    game: &Game,
+    playouts: u64,
+    elapsed: Duration,
+) -> SearchSummary {
+    let root = tree.root().statistics();
+    let to_move = context.root_to_move;
+    let Some(children) = tree.root().children() else {
+        return SearchSummary {
+            playouts,
+            root_visits: root.visits as u64,
+            ..SearchSummary::empty(elapsed)
+        };
+    };
+    let mut prior_total = 0.0;
+    let mut candidates = Vec::new();
+    let mut fallback: Option<(f64, u32)> = None;
+    for child in children.clone() {
+        let statistics = tree.node(child).statistics();
+        if !context.root_legal[statistics.point as usize] {
+            continue;
+        }
+        let prior_value = if statistics.prior_visits > 0 {
+            statistics.prior_wins as f64 / (RESULT_SCALE as f64 * statistics.prior_visits as f64)
+        } else {
+            0.5
+        };
+        prior_total += prior_value;
+        if fallback.is_none_or(|(value, _)| prior_value > value) {
+            fallback = Some((prior_value, child));
+        }
+        if statistics.visits == 0 {
+            continue;
+        }
+        let visits = statistics.visits as f64;
+        let win_rate = statistics.wins as f64 / (RESULT_SCALE as f64 * visits);
+        let score_lead = statistics.score_sum as f64 / 2.0 / visits;
+        let (line, line_visits) = principal_variation(tree, child);
+        candidates.push(Candidate {
+            chosen: index_move(statistics.point as usize),
+            visits: statistics.visits as u64,
+            win_rate,
+            prior: prior_value,
+            lower_confidence_bound: lower_confidence_bound(win_rate, visits),
+            score_lead,
+            principal_variation: line,
+            principal_variation_visits: line_visits,
+        });
+    }
+    for candidate in &mut candidates {
+        if prior_total > 0.0 {
+            candidate.prior /= prior_total;
+        }
+    }
+    candidates.sort_by(|first, second| {
+        second
+            .visits
+            .cmp(&first.visits)
+            .then(second.win_rate.total_cmp(&first.win_rate))
+    });
+    // Never pass into a loss when something else was searched, nor pass before the end when
+    // a move is about as good (under area scoring playing on costs nothing; the game ends
+    // when the opponent has passed and the position is settled).
+    let ends_game = game.consecutive_passes() >= 1;
+    let best_other = candidates
+        .iter()
+        .filter(|candidate| candidate.chosen != Move::Pass)
+        .map(|candidate| candidate.win_rate)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let pass_first = candidates.len() > 1 && candidates[0].chosen == Move::Pass;
+    let judged_end = ends_game && context.pass_margin_known;
+    let pass_not_better = !judged_end && pass_first && candidates[0].win_rate < best_other + 0.02;
+    if pass_first && (candidates[0].win_rate < 0.5 || pass_not_better) {
+        let pass = candidates.remove(0);
+        let position = candidates
+            .iter()
+            .position(|candidate| candidate.visits < pass.visits)
+            .unwrap_or(candidates.len());
+        candidates.insert(position.max(1), pass);
+    }
+    let best = match candidates.first() {
+        Some(candidate) => candidate.chosen,
+        None => fallback
+            .map(|(_, child)| index_move(tree.node(child).point.load(Relaxed) as usize))
+            .unwrap_or(Move::Pass),
+    };
+    // A decided game: among the moves about as sure to win as the most visited one, keep the
+    // most points (under territory rules a stone in one's own territory costs a point).
+    let best = match candidates.first() {
+        Some(first) if first.win_rate >= DECIDED_WIN_RATE => candidates
+            .iter()
+            .filter(|candidate| {
+                candidate.visits * DECIDED_VISITS_DIVISOR >= first.visits
+                    && candidate.win_rate >= first.win_rate - DECIDED_WIN_RATE_SLACK
+                    && context.root_legal[move_index(candidate.chosen)]
+            })
+            .max_by(|first, second| first.score_lead.total_cmp(&second.score_lead))
+            .map_or(best, |candidate| candidate.chosen),
+        _ => best,
+    };
+    // Passing wins the game now: take it.
+    let pass_wins = game.consecutive_passes() >= 1
+        && context.root_legal[NO_POINT]
+        && context.pass_margin_known
+        && (context.pass_margin > 0.0) == (to_move == Color::Black)
+        && context.pass_margin != 0.0;
+    let best = if pass_wins { Move::Pass } else { best };
+    let best = if game.is_legal(to_move, best) {
+        best
+    } else {
+        Move::Pass
+    };
+    let win_rate = candidates
+        .first()
+        .map(|candidate| candidate.win_rate)
+        .unwrap_or(0.5);
+    let score_lead = if root.visits > 0 {
+        // The root's statistics are from the view of the player who moved into it.
+        -(root.score_sum as f64) / 2.0 / root.visits as f64
+    } else {
+        0.0
+    };
+    SearchSummary {
+        best,
+        playouts,
+        root_visits: root.visits as u64,
+        win_rate,
+        score_lead,
+        candidates,
+        elapsed,
+    }
+}
+
+/// The most visited line from the node `index` on, and the visits of each of its moves.
+fn principal_variation(tree: &Tree, index: u32) -> (Vec<Move>, Vec<u64>) {
+    let (line, visits) = driver::principal_variation(tree, index);
+    let line = line
+        .into_iter()
+        .map(|point| index_move(point as usize))
+        .collect();
+    (line, visits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::rules::board::Board;
+    use crate::go::rules::point::parse_move;
+
+    fn limits(playouts: u64) -> Limits {
+        Limits {
+            playouts: Some(playouts),
+            ..Limits::default()
+        }
+    }
+
+    fn search_game(search: &mut Search, game: &Game, playouts: u64) -> SearchSummary {
+        let stop = AtomicBool::new(false);
+        search.run(game, &limits(playouts), &stop, None)
+    }
+
+    #[test]
+    fn search_is_send() {
+        fn assert_send<T: Send>() {}
+        assert_send::<Search>();
+    }
+
+    #[test]
+    fn capture_go_takes_the_winning_capture() {
+        let board = Board::from_diagram(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . X O . . . .
+             . . . X O X . . .
+             . . . . X . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        let mut stones = Vec::new();
+        for point in board.points() {
+            if let Some(color) = board.stone(point) {
+                stones.push((color, point));
+            }
+        }
+        let mut game = Game::new(9, Rules::capture(1), 0.0);
+        game.setup(&stones).unwrap();
+        let mut search = Search::new(SearchParams::default(), 1, 2, 1 << 26);
+        let summary = search_game(&mut search, &game, 1000);
+        // White E6-E5 has two liberties (E7, F6); black to move cannot capture at once, but
+        // after black F6 white is in atari. Any move is legal; the search must at least not
+        // let white capture first and should find the atari.
+        assert!(game.is_legal(Color::Black, summary.best));
+        assert!(
+            summary.win_rate > 0.5,
+            "black should be winning: {}",
+            summary.win_rate
+        );
+    }
+
+    #[test]
+    fn same_seed_gives_the_same_summary() {
+        let game = Game::new(9, Rules::chinese(), 7.5);
+        let mut first = Search::new(SearchParams::default(), 1, 42, 1 << 26);
+        let mut second = Search::new(SearchParams::default(), 1, 42, 1 << 26);
+        let mut one = search_game(&mut first, &game, 3000);
+        let mut two = search_game(&mut second, &game, 3000);
+        one.elapsed = Duration::ZERO;
+        two.elapsed = Duration::ZERO;
+        assert_eq!(one, two);
+        assert_eq!(first.node_count(), second.node_count());
+        assert_eq!(one.playouts, 3000);
+    }
+
+    #[test]
+    fn excluded_root_moves_are_never_searched_or_chosen() {
+        let game = Game::new(5, Rules::chinese(), 7.5);
+        let excluded: Vec<Move> = game
+            .board()
+            .points()
+            .filter(|&point| {
+                let (column, row) = crate::go::rules::point::coordinates(point, 5);
+                (1..=3).contains(&column) && (1..=3).contains(&row)
+            })
+            .map(Move::Place)
+            .collect();
+        let limits = Limits {
+            playouts: Some(2000),
+            excluded_root_moves: excluded.clone(),
+            ..Limits::default()
+        };
+        let mut search = Search::new(SearchParams::default(), 1, 3, 1 << 24);
+        let summary = search.run(&game, &limits, &AtomicBool::new(false), None);
+        assert!(!excluded.contains(&summary.best));
+        assert!(summary
+            .candidates
+            .iter()
+            .all(|candidate| !excluded.contains(&candidate.chosen)));
+    }
+
+    #[test]
+    fn a_tiny_tree_budget_still_gives_a_legal_move() {
+        let mut game = Game::new(9, Rules::chinese(), 7.5);
+        let mut search = Search::new(SearchParams::default(), 2, 1, 1);
+        for _ in 0..6 {
+            let summary = search_game(&mut search, &game, 500);
+            assert!(game.is_legal(game.to_move(), summary.best));
+            game.play(game.to_move(), summary.best).unwrap();
+        }
+    }
+
+    #[test]
+    fn tree_reuse_keeps_the_subtree_and_drops_it_on_a_komi_change() {
+        let mut game = Game::new(9, Rules::chinese(), 7.5);
+        let mut search = Search::new(SearchParams::default(), 1, 5, 1 << 26);
+        let summary = search_game(&mut search, &game, 4000);
+        let reply = summary.candidates[0].principal_variation.get(1).copied();
+        game.play(game.to_move(), summary.best).unwrap();
+        let reply = reply.unwrap_or(Move::Pass);
+        game.play(game.to_move(), reply).unwrap();
+        let _ = search_game(&mut search, &game, 100);
+        assert!(
+            search.reused_visits() > 0,
+            "the subtree after two moves was dropped"
+        );
+        game.set_komi(0.5);
+        let _ = search_game(&mut search, &game, 100);
+        assert_eq!(search.reused_visits(), 0);
+    }
+
+    #[test]
+    fn threads_search_together() {
+        let game = Game::new(9, Rules::chinese(), 7.5);
+        let mut search = Search::new(SearchParams::default(), 2, 3, 1 << 26);
+        let summary = search_game(&mut search, &game, 4000);
+        assert_eq!(summary.playouts, 4000);
+        let visits: u64 = summary
+            .candidates
+            .iter()
+            .map(|candidate| candidate.visits)
+            .sum();
+        assert!((3990..=4000).contains(&visits), "visits {visits}");
+        assert!(search.ownership().len() == crate::go::rules::point::array_length(9));
+    }
+
+    #[test]
+    fn captures_a_big_group_in_atari() {
+        let board = Board::from_diagram(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . X X X . . . .
+             . X O O O X . . .
+             . X O O O X . . .
+             . . X X . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        let mut game = Game::new(9, Rules::chinese(), 7.5);
+        let mut stones = Vec::new();
+        for point in board.points() {
+            if let Some(color) = board.stone(point) {
+                stones.push((color, point));
+            }
+        }
+        game.setup(&stones).unwrap();
+        let mut search = Search::new(SearchParams::default(), 1, 9, 1 << 26);
+        let summary = search_game(&mut search, &game, 2000);
+        // Black wins in many ways here; the capture must be among the best.
+        let capture = parse_move("E4", 9).unwrap();
+        let candidate = summary
+            .candidates
+            .iter()
+            .find(|candidate| candidate.chosen == capture)
+            .expect("the capture was searched");
+        assert!(candidate.win_rate >= summary.win_rate - 0.05);
+        assert!(
+            candidate.visits >= 100,
+            "capture visits {}",
+            candidate.visits
+        );
+    }
+
+    #[test]
+    fn passes_to_win_after_the_opponent_passed_and_not_to_lose() {
+        // Black owns the left five columns, white the right four: black wins by 9 - 7.5.
+        let board = Board::from_diagram(
+            ". . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .",
+        )
+        .unwrap();
+        let mut stones = Vec::new();
+        for point in board.points() {
+            if let Some(color) = board.stone(point) {
+                stones.push((color, point));
+            }
+        }
+        let mut game = Game::new(9, Rules::chinese(), 7.5);
+        game.setup(&stones).unwrap();
+        game.set_to_move(Color::White);
+        game.play(Color::White, Move::Pass).unwrap();
+        let mut search = Search::new(SearchParams::default(), 1, 1, 1 << 26);
+        let stop = AtomicBool::new(false);
+        let ending = |game: &Game| Limits {
+            end_margin: Some(
+                crate::go::rules::score::score(
+                    game.board(),
+                    &crate::go::rules::score::StoneStatus::all_alive(game.board()),
+                    game.rules(),
+                    game.komi(),
+                    0,
+                )
+                .margin(),
+            ),
+            ..limits(1000)
+        };
+        let summary = search.run(&game, &ending(&game), &stop, None);
+        assert_eq!(summary.best, Move::Pass, "black wins by passing");
+        // With komi 9.5 the same pass loses: black must play on.
+        game.set_komi(9.5);
+        let summary = search.run(&game, &ending(&game), &stop, None);
+        assert_ne!(summary.best, Move::Pass, "black would lose by passing");
+    }
+}
