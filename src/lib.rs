@@ -14,6 +14,7 @@
 //!
 //! Start reading at `go::rules::board`, then `go::rules::game`, then `engine`.
 
+pub mod abalone;
 pub mod bench;
 pub mod color;
 pub mod engine;

@@ -28,6 +28,9 @@ pub struct RunLimits {
     pub early_stop: bool,
 }
 
+/// A progress callback (it gets the playouts so far) and the interval between its calls.
+pub type Progress<'a> = (&'a mut dyn FnMut(u64), Duration);
+
 /// Runs `workers` on `context` (one thread each) until the context stops them: the hard
 /// time, the soft time once the best move is clear, early stop, a playout limit or the
 /// caller's flag. Every `interval` (when given) `report` gets the playouts so far.
@@ -36,9 +39,10 @@ pub fn run_workers<G: SearchGame>(
     context: &Context<G>,
     limits: &RunLimits,
     start: Instant,
-    mut report: Option<(&mut dyn FnMut(u64), Duration)>,
+    report: Option<Progress<'_>>,
 ) {
     let tree = context.tree;
+    let mut report = report;
     let mut last_report = Instant::now();
     std::thread::scope(|scope| {
         let mut handles = Vec::new();
