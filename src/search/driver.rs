@@ -213,6 +213,9 @@ pub struct Choice {
     pub elapsed: Duration,
 }
 
+/// A callback that gets the search's state so far, and the interval between its calls.
+pub type ChoiceReporter<'a> = (&'a mut dyn FnMut(&Choice), Duration);
+
 /// The search for games without a pass: tree, workers and settings. `Send`.
 pub struct GameSearch<G: SearchGame> {
     params: SearchParams,
@@ -300,7 +303,7 @@ impl<G: SearchGame> GameSearch<G> {
         root: Root<'_, G>,
         limits: &RunLimits,
         stop: &AtomicBool,
-        mut report: Option<(&mut dyn FnMut(&Choice), Duration)>,
+        mut report: Option<ChoiceReporter<'_>>,
     ) -> Choice {
         let start = Instant::now();
         self.prepare_tree(&root);
