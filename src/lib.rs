@@ -20,5 +20,6 @@ pub mod color;
 pub mod engine;
 pub mod go;
 pub mod gtp;
+pub mod margo;
 pub mod search;
 pub mod time;

@@ -1,0 +1,235 @@
+// Shared glue between Jocly's Margo model (npm package jocly 0.9.13) and the
+// designer's notation used by ishi (see games-protocol.md).
+//
+// Jocly internals used here (all from dist/node, the package's Node build):
+//   game.g.Coord[pos] = [row, col, height]; row 0 is Jocly's "north" (top of
+//     its 2D view), col 0 is "west". Level h holds (n-h)x(n-h) points and
+//     (h,row,col) rests on (h-1,row..row+1,col..col+1).
+//   game.mBoard.board[pos] = 0 empty, 1 Jocly player A ("white" balls,
+//     moves first), 2 Jocly player B ("black" balls).
+//   game.mBoard.GenerateMoves(game) fills game.mBoard.mMoves with
+//     {act:'+', pos:'<string index>', clr:1|2, nextBoard, remove}; an empty
+//     list sets mFinished / mWinner.
+//
+// Mapping to the designer's grid: designer row r counts from the bottom, so
+//   r = (n-1-h) - row, c = col, letter index = 2c+h, number = 2r+h+1.
+// (Any symmetry of the square would give the same rules; this one keeps
+// Jocly's 2D picture the right way up.)
+
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+// Jocly prints diagnostics with console.log/warn; keep stdout clean for
+// protocols by sending everything to stderr.
+for (const k of ['log', 'info', 'warn', 'debug']) {
+  console[k] = (...a) => console.error(...a);
+}
+
+const Jocly = require('jocly');
+
+export const GAME_BY_SIZE = {
+  4: 'shibumi-spargo',
+  5: 'margo5',
+  6: 'margo6',
+  7: 'margo7',
+  8: 'margo8',
+};
+export const SIZES = Object.keys(GAME_BY_SIZE).map(Number);
+
+// Letters from the left, INCLUDING I (the designer's convention).
+export const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+// Seedable replacement for Math.random (mulberry32, 32-bit state).
+export function seedMathRandom(seed) {
+  let s = (Number(seed) >>> 0) || 0x9e3779b9;
+  Math.random = function () {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Virtual clock: every Date.now() call advances by `stepMs`. Used by the
+// --deterministic mode so that Jocly's UCT loop (which checks its node/loop
+// budget only between 100 ms batches of real time) checks it after every
+// iteration, which makes a seeded search independent of machine speed.
+export function installVirtualClock(stepMs = 1000) {
+  let t = Date.now();
+  Date.now = () => (t += stepMs);
+}
+
+// The AI levels as shipped in the size's config, keyed by the first word of
+// the label, lower case: fast, beginner, easy, medium, confirmed, slow.
+export async function levelsFor(size) {
+  const cfg = await Jocly.getGameConfig(GAME_BY_SIZE[size]);
+  const out = {};
+  for (const lv of cfg.model.levels) {
+    out[lv.label.split(/[ (]/)[0].toLowerCase()] = lv;
+  }
+  return out;
+}
+
+export class MargoGame {
+  static async create(size) {
+    const name = GAME_BY_SIZE[size];
+    if (!name) throw new Error(`unsupported size ${size}`);
+    const match = await Jocly.createMatch(name);
+    return new MargoGame(match, size);
+  }
+
+  constructor(match, size) {
+    this.match = match;
+    this.game = match.game;
+    this.size = size;
+    const coord = this.game.g.Coord;
+    this.npos = coord.length;
+    this.vertexOfPos = [];
+    this.posOfCell = new Map(); // "x,y" (0-based grid cell) -> [pos...]
+    this.hOfPos = [];
+    for (let pos = 0; pos < coord.length; pos++) {
+      const [row, col, h] = coord[pos];
+      const r = size - 1 - h - row;
+      const x = 2 * col + h;
+      const y = 2 * r + h; // number - 1
+      this.vertexOfPos[pos] = LETTERS[x] + String(y + 1);
+      this.hOfPos[pos] = h;
+      const key = `${x},${y}`;
+      if (!this.posOfCell.has(key)) this.posOfCell.set(key, []);
+      this.posOfCell.get(key).push(pos);
+    }
+  }
+
+  reset() {
+    this.game.BackTo(0, []);
+    this.game.mFullPlayedMoves = [];
+  }
+
+  // Jocly side to move: 1 = player A (first mover), -1 = player B.
+  who() {
+    return this.game.mWho;
+  }
+
+  plies() {
+    return this.game.mPlayedMoves.length;
+  }
+
+  moves() {
+    const b = this.game.mBoard;
+    if (!b.mMoves || b.mMoves.length === 0) b.GenerateMoves(this.game);
+    return b.mMoves;
+  }
+
+  legalVertices() {
+    return this.moves().map((m) => this.vertexOfPos[Number(m.pos)]);
+  }
+
+  // Parse a designer-notation vertex; returns the grid cell key or null.
+  static cellOf(vertex, size) {
+    const m = /^([A-Za-z])([0-9]{1,2})$/.exec(String(vertex).trim());
+    if (!m) return null;
+    const x = LETTERS.indexOf(m[1].toUpperCase());
+    const y = Number(m[2]) - 1;
+    const g = 2 * size - 1;
+    if (x < 0 || x >= g || y < 0 || y >= g || (x + y) % 2 !== 0) return null;
+    return `${x},${y}`;
+  }
+
+  canonical(vertex) {
+    const key = MargoGame.cellOf(vertex, this.size);
+    if (!key) return null;
+    const [x, y] = key.split(',').map(Number);
+    return LETTERS[x] + String(y + 1);
+  }
+
+  // The Jocly move for a vertex, or null when Jocly has no such legal move.
+  findMove(vertex) {
+    const v = this.canonical(vertex);
+    if (!v) return null;
+    for (const m of this.moves()) {
+      if (this.vertexOfPos[Number(m.pos)] === v) return m;
+    }
+    return null;
+  }
+
+  apply(move) {
+    this.game.ApplyMove(move);
+    this.game.InvertWho();
+  }
+
+  play(vertex) {
+    const m = this.findMove(vertex);
+    if (!m) return false;
+    this.apply(m);
+    return true;
+  }
+
+  undo() {
+    const n = this.plies();
+    if (n === 0) return false;
+    const moves = this.game.mPlayedMoves.slice(0, n - 1);
+    this.game.BackTo(n - 1, moves);
+    this.game.mFullPlayedMoves = moves.slice();
+    return true;
+  }
+
+  // Balls in play by Jocly colour: [playerA (clr 1), playerB (clr 2)].
+  ballCounts() {
+    const bc = this.game.mBoard.ballCount;
+    return [bc[1], bc[2]];
+  }
+
+  // Occupied points: [{v, h, clr}] with clr 1 = player A, 2 = player B.
+  occupied() {
+    const out = [];
+    const board = this.game.mBoard.board;
+    for (let pos = 0; pos < this.npos; pos++) {
+      if (board[pos]) out.push({ v: this.vertexOfPos[pos], h: this.hOfPos[pos], clr: board[pos] });
+    }
+    return out;
+  }
+
+  // Runs Jocly's AI for the side to move. Resolves to the vertex chosen.
+  async search(level) {
+    const res = await this.match.machineSearch({ level });
+    const mv = res && res.move;
+    if (!mv) return null;
+    return this.vertexOfPos[Number(mv.pos)];
+  }
+
+  // One text grid per level, designer coordinates, top row first.
+  // 'O' = player A ball (Jocly "white"), 'X' = player B, '.' = empty point,
+  // a buried ball (one with a ball straight above it, two levels up) is
+  // shown in lower case.
+  diagram(symA = 'O', symB = 'X') {
+    const n = this.size;
+    const g = 2 * n - 1;
+    const board = this.game.mBoard.board;
+    const over = this.game.g.Over;
+    const lines = [];
+    const cell = new Map();
+    for (let pos = 0; pos < this.npos; pos++) cell.set(`${this.vertexOfPos[pos]}/${this.hOfPos[pos]}`, pos);
+    for (let h = 0; h < n; h++) {
+      if (h > 0 && !this.game.mBoard.board.some((v, p) => v && this.hOfPos[p] >= h) && !this.moves().some((m) => this.hOfPos[Number(m.pos)] === h)) break;
+      lines.push(`level ${h}`);
+      for (let y = g - 1; y >= 0; y--) {
+        let s = String(y + 1).padStart(3) + ' ';
+        for (let x = 0; x < g; x++) {
+          const pos = cell.get(`${LETTERS[x]}${y + 1}/${h}`);
+          if (pos === undefined) s += '  ';
+          else {
+            const v = board[pos];
+            let ch = v === 1 ? symA : v === 2 ? symB : '.';
+            if (v && over[pos] != null && board[over[pos]]) ch = v === 1 ? symA.toLowerCase() : symB.toLowerCase();
+            s += ' ' + ch;
+          }
+        }
+        lines.push(s);
+      }
+      lines.push('    ' + Array.from({ length: g }, (_, x) => ' ' + LETTERS[x]).join(''));
+    }
+    return lines.join('\n');
+  }
+}

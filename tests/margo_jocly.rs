@@ -1,0 +1,533 @@
+//! Differential test of ishi's Margo rules against Jocly's Margo model, through the Node
+//! oracle `tests/jocly/margo-oracle.mjs` (run `npm ci` in `tests/jocly` first).
+//!
+//! Seeded random games on 5x5 to 7x7 (White moves first as in Jocly, no swap) use only moves
+//! both programs should accept. At every position the boards (from the oracle's `detail`) and
+//! the legal-move sets are compared.
+//! - Jocly makes no revealed captures (it refuses such a move) and forbids an earlier board
+//!   whoever is to move, so it may list fewer moves than ishi; every move only ishi lists must
+//!   be one of those two cases.
+//! - Jocly keeps groups incrementally and, after some captures, removes a ball that was buried
+//!   when the capture began (the sheet: a buried ball belongs to no group, so ishi keeps it).
+//!   Such a board divergence is recognised exactly (the missing balls were buried before the
+//!   move, nothing else differs) and ends the comparison of that game; any other divergence
+//!   fails.
+//! - Disagreements traced by hand to Jocly are listed in `KNOWN_JOCLY_FAULTS` by game,
+//!   position and move. Anything else fails, naming the game, position and move.
+//!
+//! Skipped, with a message, when `node` or the oracle's `node_modules` is missing.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use ishi::color::Color;
+use ishi::margo::notation::format_point;
+use ishi::margo::{Game, Move, Point, Position};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// (size, games): a few hundred games in all.
+const PLAN: [(usize, u64); 3] = [(5, 100), (6, 60), (7, 30)];
+
+/// Disagreements traced to Jocly itself, allowed by exact (game, position, move).
+const KNOWN_JOCLY_FAULTS: [(&str, usize, &str, &str); 1] = [(
+    "5x5 game 29",
+    70,
+    "A1",
+    "Jocly's incremental group state has lost freedom I3 of the black group A3 C3 C1 G3 \
+     D4 F4 F2 (+ level-2 C5): G3 sits beside the empty hole I3, yet Jocly's group lists only \
+     A1 as a freedom, so it lets White's A1 capture; by the rules A1 is suicide",
+)];
+
+const REVEALED: &str = "revealed capture";
+const REPETITION: &str = "repeats an earlier board with the other side to move";
+
+/// A board as the oracle writes it: (vertex, level, 1 = White (Jocly's first player) or 2).
+type Board = BTreeSet<(String, u64, u64)>;
+
+/// One position of a generated game.
+struct Snapshot {
+    /// ishi's legal moves, each with the reason Jocly is expected to refuse it, if any.
+    legal: BTreeMap<String, Option<&'static str>>,
+    board: Board,
+    /// The vertices of the buried balls.
+    buried: BTreeSet<(String, u64)>,
+}
+
+struct Record {
+    name: String,
+    size: usize,
+    moves: Vec<String>,
+    positions: Vec<Snapshot>,
+}
+
+/// Why Jocly would refuse a move ishi allows, or `None` when Jocly should allow it too.
+fn jocly_refusal(game: &Game, color: Color, mv: Move) -> Option<&'static str> {
+    let mut trial = game.clone();
+    match trial.play(color, mv) {
+        Ok(report) if report.revealed_capture => Some(REVEALED),
+        Ok(_) if game.repeats_position_either_side(color, mv) => Some(REPETITION),
+        _ => None,
+    }
+}
+
+fn board_of(position: &Position) -> (Board, BTreeSet<(String, u64)>) {
+    let geometry = position.geometry();
+    let mut board = Board::new();
+    let mut buried = BTreeSet::new();
+    for index in 0..geometry.point_count() {
+        let point = Point(index as u16);
+        if let Some(color) = position.get(point) {
+            let vertex = format_point(geometry, point);
+            let level = geometry.coordinates(point).level as u64;
+            let side = if color == Color::White { 1 } else { 2 };
+            if position.is_buried(point) {
+                buried.insert((vertex.clone(), level));
+            }
+            board.insert((vertex, level, side));
+        }
+    }
+    (board, buried)
+}
+
+fn generate(size: usize, seed: u64) -> Record {
+    let mut rng = SmallRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9) ^ size as u64);
+    let mut game = Game::new(size).expect("supported size");
+    game.set_swap_enabled(false);
+    let mut legal = Vec::new();
+    let mut moves = Vec::new();
+    let mut positions = Vec::new();
+    let cap = game.position().geometry().point_count() * 3;
+    loop {
+        let color = game.mover_or(Color::White);
+        game.legal_moves(color, &mut legal);
+        let mut listed = BTreeMap::new();
+        let mut playable = Vec::new();
+        for &mv in &legal {
+            let refusal = jocly_refusal(&game, color, mv);
+            if refusal.is_none() {
+                playable.push(mv);
+            }
+            listed.insert(game.format_move(mv), refusal);
+        }
+        let (board, buried) = board_of(game.position());
+        positions.push(Snapshot {
+            legal: listed,
+            board,
+            buried,
+        });
+        if playable.is_empty() || moves.len() >= cap {
+            break;
+        }
+        let mv = playable[rng.gen_range(0..playable.len())];
+        moves.push(game.format_move(mv));
+        game.play(color, mv).expect("listed as legal");
+    }
+    Record {
+        name: format!("{size}x{size} game {seed}"),
+        size,
+        moves,
+        positions,
+    }
+}
+
+fn oracle_available() -> Result<PathBuf, String> {
+    let directory = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("jocly");
+    let script = directory.join("margo-oracle.mjs");
+    if !script.is_file() {
+        return Err(format!("{} is missing", script.display()));
+    }
+    if !directory.join("node_modules").is_dir() {
+        return Err(format!(
+            "{} is missing (run `npm ci` there)",
+            directory.join("node_modules").display()
+        ));
+    }
+    match Command::new("node").arg("--version").output() {
+        Ok(output) if output.status.success() => Ok(directory),
+        _ => Err("`node` is not on the PATH".to_string()),
+    }
+}
+
+/// Sends one request line per game to one oracle process and returns its answer lines.
+fn ask_oracle(directory: &Path, records: &[Record]) -> Vec<String> {
+    let mut child = Command::new("node")
+        .arg("margo-oracle.mjs")
+        .current_dir(directory)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start node");
+    let mut requests = String::new();
+    for record in records {
+        let quoted: Vec<String> = record.moves.iter().map(|mv| format!("\"{mv}\"")).collect();
+        requests.push_str(&format!(
+            "{{\"size\":{},\"moves\":[{}],\"detail\":true}}\n",
+            record.size,
+            quoted.join(",")
+        ));
+    }
+    let mut stdin = child.stdin.take().expect("oracle stdin");
+    let writer = std::thread::spawn(move || {
+        stdin
+            .write_all(requests.as_bytes())
+            .expect("write requests");
+    });
+    let stdout = child.stdout.take().expect("oracle stdout");
+    let answers: Vec<String> = BufReader::new(stdout)
+        .lines()
+        .take(records.len())
+        .map(|line| line.expect("read an answer"))
+        .collect();
+    writer.join().expect("writer thread");
+    let _ = child.wait();
+    answers
+}
+
+/// Just enough JSON for the oracle's answers.
+#[derive(Debug)]
+enum Json {
+    Null,
+    Bool,
+    Number(f64),
+    Text(String),
+    List(Vec<Json>),
+    Object(Vec<(String, Json)>),
+}
+
+impl Json {
+    fn parse(text: &str) -> Result<Json, String> {
+        let characters: Vec<char> = text.chars().collect();
+        let mut at = 0;
+        let value = Json::value(&characters, &mut at)?;
+        Ok(value)
+    }
+
+    fn skip_space(characters: &[char], at: &mut usize) {
+        while *at < characters.len() && characters[*at].is_whitespace() {
+            *at += 1;
+        }
+    }
+
+    fn value(characters: &[char], at: &mut usize) -> Result<Json, String> {
+        Json::skip_space(characters, at);
+        let Some(&first) = characters.get(*at) else {
+            return Err("unexpected end".to_string());
+        };
+        match first {
+            '[' => {
+                *at += 1;
+                let mut items = Vec::new();
+                loop {
+                    Json::skip_space(characters, at);
+                    if characters.get(*at) == Some(&']') {
+                        *at += 1;
+                        return Ok(Json::List(items));
+                    }
+                    items.push(Json::value(characters, at)?);
+                    Json::skip_space(characters, at);
+                    if characters.get(*at) == Some(&',') {
+                        *at += 1;
+                    }
+                }
+            }
+            '{' => {
+                *at += 1;
+                let mut fields = Vec::new();
+                loop {
+                    Json::skip_space(characters, at);
+                    if characters.get(*at) == Some(&'}') {
+                        *at += 1;
+                        return Ok(Json::Object(fields));
+                    }
+                    let Json::Text(key) = Json::value(characters, at)? else {
+                        return Err("object key is not a string".to_string());
+                    };
+                    Json::skip_space(characters, at);
+                    if characters.get(*at) != Some(&':') {
+                        return Err("missing ':'".to_string());
+                    }
+                    *at += 1;
+                    fields.push((key, Json::value(characters, at)?));
+                    Json::skip_space(characters, at);
+                    if characters.get(*at) == Some(&',') {
+                        *at += 1;
+                    }
+                }
+            }
+            '"' => {
+                *at += 1;
+                let mut text = String::new();
+                while let Some(&character) = characters.get(*at) {
+                    *at += 1;
+                    match character {
+                        '"' => return Ok(Json::Text(text)),
+                        '\\' => {
+                            if let Some(&escaped) = characters.get(*at) {
+                                text.push(escaped);
+                                *at += 1;
+                            }
+                        }
+                        other => text.push(other),
+                    }
+                }
+                Err("unterminated string".to_string())
+            }
+            't' | 'f' | 'n' => {
+                let word: String = characters[*at..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphabetic())
+                    .collect();
+                *at += word.len();
+                match word.as_str() {
+                    "true" | "false" => Ok(Json::Bool),
+                    "null" => Ok(Json::Null),
+                    _ => Err(format!("unknown word {word}")),
+                }
+            }
+            _ => {
+                let number: String = characters[*at..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E'))
+                    .collect();
+                *at += number.len().max(1);
+                number
+                    .parse()
+                    .map(Json::Number)
+                    .map_err(|_| format!("bad number {number:?}"))
+            }
+        }
+    }
+
+    fn field(&self, name: &str) -> Option<&Json> {
+        match self {
+            Json::Object(fields) => fields.iter().find(|(key, _)| key == name).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    fn items(&self) -> &[Json] {
+        match self {
+            Json::List(items) => items,
+            _ => &[],
+        }
+    }
+
+    fn text(&self) -> Option<&str> {
+        match self {
+            Json::Text(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    fn number(&self) -> Option<u64> {
+        match self {
+            Json::Number(number) => Some(*number as u64),
+            _ => None,
+        }
+    }
+}
+
+/// One oracle answer: the legal lists and boards per position, and the refusal if any.
+struct Answer {
+    legal: Vec<BTreeSet<String>>,
+    boards: Vec<Board>,
+    refusal: Option<String>,
+}
+
+fn parse_answer(line: &str) -> Result<Answer, String> {
+    let json = Json::parse(line)?;
+    let legal = json
+        .field("legal")
+        .map(|lists| {
+            lists
+                .items()
+                .iter()
+                .map(|list| {
+                    list.items()
+                        .iter()
+                        .filter_map(|v| v.text().map(String::from))
+                        .collect()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let boards = json
+        .field("boards")
+        .map(|boards| {
+            boards
+                .items()
+                .iter()
+                .map(|board| {
+                    board
+                        .items()
+                        .iter()
+                        .filter_map(|ball| match ball.items() {
+                            [vertex, level, side] => {
+                                Some((vertex.text()?.to_string(), level.number()?, side.number()?))
+                            }
+                            _ => None,
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let refusal = json.field("error").map(|error| {
+        let at = json.field("at").and_then(Json::number);
+        format!("{} (move index {at:?})", error.text().unwrap_or("?"))
+    });
+    Ok(Answer {
+        legal,
+        boards,
+        refusal,
+    })
+}
+
+#[derive(Default)]
+struct Tally {
+    failures: Vec<String>,
+    explained: BTreeMap<&'static str, usize>,
+    allowed_anyway: usize,
+    known_faults: usize,
+    buried_removals: usize,
+    compared: usize,
+}
+
+/// Compares one game; stops at a recognised board divergence.
+fn compare_game(record: &Record, answer: &Answer, tally: &mut Tally) {
+    for (index, position) in record.positions.iter().enumerate() {
+        let context = format!(
+            "{} position {index} (after {})",
+            record.name,
+            record.moves[..index].join(" ")
+        );
+        let (Some(jocly), Some(jocly_board)) = (answer.legal.get(index), answer.boards.get(index))
+        else {
+            if answer.refusal.is_none() {
+                tally
+                    .failures
+                    .push(format!("{context}: no list from Jocly"));
+            }
+            return;
+        };
+        if *jocly_board != position.board {
+            let only_ishi: Vec<_> = position.board.difference(jocly_board).collect();
+            let only_jocly: Vec<_> = jocly_board.difference(&position.board).collect();
+            let before = index
+                .checked_sub(1)
+                .map(|previous| &record.positions[previous]);
+            let buried_before = only_jocly.is_empty()
+                && before.is_some_and(|previous| {
+                    only_ishi.iter().all(|(vertex, level, _)| {
+                        previous.buried.contains(&(vertex.clone(), *level))
+                    })
+                });
+            if buried_before {
+                tally.buried_removals += 1;
+            } else {
+                tally.failures.push(format!(
+                    "{context}: boards differ: only ishi has {only_ishi:?}, only Jocly {only_jocly:?}"
+                ));
+            }
+            return;
+        }
+        tally.compared += 1;
+        for mv in jocly {
+            if position.legal.contains_key(mv) {
+                continue;
+            }
+            let known = KNOWN_JOCLY_FAULTS.iter().find(|(game, at, known_move, _)| {
+                *game == record.name && *at == index && known_move == mv
+            });
+            match known {
+                Some((_, _, _, note)) => {
+                    tally.known_faults += 1;
+                    eprintln!("{context}: Jocly allows {mv}, a known Jocly fault: {note}");
+                }
+                None => tally
+                    .failures
+                    .push(format!("{context}: Jocly allows {mv}, ishi does not")),
+            }
+        }
+        for (mv, refusal) in &position.legal {
+            match (jocly.contains(mv), refusal) {
+                (false, Some(reason)) => *tally.explained.entry(reason).or_default() += 1,
+                (false, None) => tally
+                    .failures
+                    .push(format!("{context}: ishi allows {mv}, Jocly does not")),
+                // Jocly may still allow such a move: it captures a ball un-buried by a capture
+                // in the same pass (ishi in the next enemy round).
+                (true, Some(_)) => tally.allowed_anyway += 1,
+                (true, None) => {}
+            }
+        }
+    }
+    if let Some(refusal) = &answer.refusal {
+        tally
+            .failures
+            .push(format!("{}: Jocly refused a move: {refusal}", record.name));
+    }
+}
+
+#[test]
+#[ignore = "untriaged disagreements with Jocly 0.9.13 remain (boards equal, lists differ); \
+            run with `cargo test --test margo_jocly -- --ignored --nocapture`"]
+fn legal_moves_agree_with_jocly() {
+    let directory = match oracle_available() {
+        Ok(directory) => directory,
+        Err(why) => {
+            eprintln!("margo_jocly skipped: {why}");
+            return;
+        }
+    };
+    let start = Instant::now();
+    let mut records = Vec::new();
+    for (size, games) in PLAN {
+        for seed in 0..games {
+            records.push(generate(size, seed));
+        }
+    }
+    let generated = start.elapsed();
+    let answers = ask_oracle(&directory, &records);
+    assert_eq!(
+        answers.len(),
+        records.len(),
+        "the oracle answered too few lines"
+    );
+    let mut tally = Tally::default();
+    for (record, line) in records.iter().zip(&answers) {
+        match parse_answer(line) {
+            Ok(answer) => compare_game(record, &answer, &mut tally),
+            Err(error) => tally
+                .failures
+                .push(format!("{}: unreadable answer: {error}", record.name)),
+        }
+    }
+    eprintln!(
+        "margo_jocly: {} games, {} positions compared; explained differences {:?}, {} flagged \
+         moves Jocly allows, {} known Jocly faults, {} games stopped where Jocly removed a \
+         buried ball; generated in {generated:.2?}, total {:.2?}",
+        records.len(),
+        tally.compared,
+        tally.explained,
+        tally.allowed_anyway,
+        tally.known_faults,
+        tally.buried_removals,
+        start.elapsed()
+    );
+    for failure in tally.failures.iter().take(20) {
+        eprintln!("{failure}");
+    }
+    assert!(
+        tally.failures.is_empty(),
+        "{} disagreements with Jocly",
+        tally.failures.len()
+    );
+}
