@@ -142,6 +142,35 @@ search_params! {
     playout_self_atari_nakade: u32 = 2,
     /// Playouts stop after this many moves per board point (then they are scored).
     playout_length_factor: u32 = 3,
+    /// Abalone: the player that chooses moves, 0 the MCTS, 1 the alpha-beta player.
+    abalone_player: u32 = 1,
+    /// Abalone: plies of the playout policy after the tree before the evaluation scores the
+    /// position (0: the evaluation scores the leaf itself).
+    abalone_playout_plies: u32 = 2,
+    /// Abalone: probability that a playout move is an ejection when one is available (the
+    /// other moves are uniformly random).
+    abalone_playout_ejection: f64 = 0.9,
+    /// Abalone: evaluation units per logistic unit when an evaluation becomes a win
+    /// probability (the playout's winner is drawn with it); 0 or less: the sign of the
+    /// evaluation names the winner.
+    abalone_evaluation_scale: f64 = 500.0,
+    /// Abalone: the RAVE equivalence the MCTS uses in place of `equiv_rave` (a tiny value
+    /// switches RAVE off).
+    abalone_equiv_rave: f64 = 3000.0,
+    /// Abalone: the UCB exploration coefficient the MCTS uses in place of `explore`.
+    abalone_explore: f64 = 0.0,
+    /// Abalone: the visits a leaf needs before expansion, in place of `expand_visits`.
+    abalone_expand_visits: u32 = 2,
+    /// Abalone: even prior, visits at value 0.5 for every child.
+    abalone_prior_even: u32 = 10,
+    /// Abalone: prior visits at the win probability of the static evaluation after the move.
+    abalone_prior_evaluation: u32 = 20,
+    /// Abalone: bonus (wins) for a push that ejects a marble.
+    abalone_prior_ejection: u32 = 40,
+    /// Abalone: bonus (wins) for a push that keeps the pushed marbles on the board.
+    abalone_prior_push: u32 = 10,
+    /// Abalone: penalty (losses) per own marble a move newly leaves in danger of ejection.
+    abalone_prior_danger: u32 = 30,
 }
 
 #[cfg(test)]
