@@ -190,8 +190,8 @@ fn wilson(points: f64, games: f64) -> (f64, f64) {
     let spread = z * (rate * (1.0 - rate) / games + z * z / (4.0 * games * games)).sqrt();
     let denominator = 1.0 + z * z / games;
     (
-        (centre - spread) / denominator,
-        (centre + spread) / denominator,
+        ((centre - spread) / denominator).max(0.0),
+        ((centre + spread) / denominator).min(1.0),
     )
 }
 

@@ -8,7 +8,8 @@
 //! - Move indices are [`Move::index`]; index 0 (the search's `PASS`) is never a move (Abalone has no
 //!   pass). The AMAF sequence holds `encode(index, colour)`.
 //! - A playout ends exactly when the game ends (six ejections, the ply cap, no legal move);
-//!   otherwise, after `abalone_playout_plies` plies, the evaluation decides: the winner is
+//!   otherwise, after `abalone_playout_plies` plies (then up to
+//!   `abalone_playout_quiescence` plies of ejections only), the evaluation decides: the winner is
 //!   drawn with probability sigmoid(evaluation / `abalone_evaluation_scale`) (or is the
 //!   evaluation's sign when the scale is 0). Black's margin is the evaluation in marbles
 //!   (the evaluation over the material weight; the exact ejection difference at an end).
@@ -42,6 +43,8 @@ pub struct Settings {
     pub ejection_threshold: u64,
     /// Evaluation units per logistic unit; 0 or less: the sign decides.
     pub evaluation_scale: f64,
+    /// Plies of ejections only after the playout plies (the quiescence of a playout).
+    pub quiescence_plies: u32,
 }
 
 /// The playout settings the parameters give.
@@ -51,6 +54,7 @@ pub fn settings(params: &SearchParams) -> Settings {
         playout_plies: params.abalone_playout_plies,
         ejection_threshold: threshold(params.abalone_playout_ejection),
         evaluation_scale: params.abalone_evaluation_scale,
+        quiescence_plies: params.abalone_playout_quiescence,
     }
 }
 
@@ -234,6 +238,19 @@ impl SearchGame for Board {
             if moves.is_empty() || !random.chance(settings.ejection_threshold) {
                 self.legal_moves(&mut moves);
             }
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[random.below(moves.len())];
+            self.play_unchecked(mv);
+            sequence.push(encode(mv.index() as usize, color));
+            color = color.opponent();
+        }
+        for _ in 0..settings.quiescence_plies {
+            if self.winner().is_some() {
+                break;
+            }
+            self.ejecting_moves(&mut moves);
             if moves.is_empty() {
                 break;
             }

@@ -171,6 +171,9 @@ search_params! {
     abalone_prior_push: u32 = 10,
     /// Abalone: penalty (losses) per own marble a move newly leaves in danger of ejection.
     abalone_prior_danger: u32 = 30,
+    /// Abalone: after the playout plies, at most this many plies of ejections only (each side
+    /// ejects while it can), so that the evaluation scores a quiet position.
+    abalone_playout_quiescence: u32 = 0,
 }
 
 #[cfg(test)]
