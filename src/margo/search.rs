@@ -103,9 +103,10 @@ fn placement_prior(
     enemy_atari_groups: usize,
     opening: bool,
 ) -> Prior {
-    let mut prior = Prior::default();
-    prior.visits = params.prior_even;
-    prior.wins = params.prior_even * RESULT_SCALE / 2;
+    let mut prior = Prior {
+        visits: params.prior_even,
+        wins: params.prior_even * RESULT_SCALE / 2,
+    };
     if !params.priors {
         return prior;
     }
@@ -161,14 +162,13 @@ fn placement_prior(
                         }
                     }
                 }
-                Some(_) => {
+                Some(_)
                     if !position.is_buried(lower_point)
-                        && position.freedom_count(lower_point, 3) <= 2
-                    {
-                        on_weak_enemy = true;
-                    }
+                        && position.freedom_count(lower_point, 3) <= 2 =>
+                {
+                    on_weak_enemy = true;
                 }
-                None => {}
+                _ => {}
             }
         }
         if distinct >= 2 {
