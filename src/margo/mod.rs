@@ -4,7 +4,9 @@
 //! with placements, cuts, burying, zombies and revealed captures but no history
 //! ([`position`]), the game with turn order, swap, situational superko and undo ([`game`]),
 //! the designer's notation, board diagrams and game records ([`notation`]) and move counting
-//! ([`perft`]). Knows nothing of the search, of GTP framing or of time.
+//! ([`perft`]), and the game as the search sees it ([`search`]: priors, playouts, the root
+//! glue, the benchmark). The rules modules know nothing of the search, of GTP framing or of
+//! time.
 //!
 //! Move indices for the search: a placement at point `p` is `p + 1`, swap is
 //! `MAX_POINTS + 1`, and 0 is never a move.
@@ -14,6 +16,7 @@ pub mod geometry;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod search;
 
 use std::fmt;
 
@@ -22,6 +25,9 @@ pub use geometry::{Coordinates, Geometry, Point};
 pub use notation::ParseMoveError;
 pub use perft::{perft, perft_with_swap};
 pub use position::{Captures, Position};
+pub use search::{
+    bench_lines, playout_settings, root_legal, search_game, PlayoutSettings, SWAP_INDEX,
+};
 
 /// The smallest supported board (Spargo).
 pub const MIN_SIZE: usize = 4;

@@ -441,6 +441,108 @@ impl Position {
         false
     }
 
+    /// The number of distinct freedoms of the group of the (unburied) ball at `point`,
+    /// counted up to `limit` (the search's atari and self-atari tests); 0 for an empty or
+    /// buried point.
+    pub fn freedom_count(&self, point: Point, limit: u32) -> u32 {
+        let index = point.index();
+        if !self.geometry.contains(point) || self.cells[index] == EMPTY || self.buried(index) {
+            return 0;
+        }
+        let cell = self.cells[index];
+        // Balls and holes are disjoint, so one mark array serves both.
+        let mut marks = [false; MAX_POINTS];
+        let mut stack = [0u16; MAX_POINTS];
+        marks[index] = true;
+        stack[0] = index as u16;
+        let mut top = 1;
+        let mut count = 0;
+        let level_zero = self.geometry.level_range(0).end;
+        while top > 0 {
+            top -= 1;
+            let current = stack[top] as usize;
+            if current < level_zero {
+                for contact in self.geometry.contacts(current) {
+                    if contact.neighbour == NO_POINT {
+                        break;
+                    }
+                    let hole = contact.neighbour as usize;
+                    if self.cells[hole] == EMPTY && !marks[hole] {
+                        marks[hole] = true;
+                        count += 1;
+                        if count >= limit {
+                            return count;
+                        }
+                    }
+                }
+            }
+            self.for_each_connection(current, cell, |next| {
+                if !marks[next] {
+                    marks[next] = true;
+                    stack[top] = next as u16;
+                    top += 1;
+                }
+            });
+        }
+        count
+    }
+
+    /// Writes to `holes` the sole freedom of every group of `color` that has exactly one
+    /// (each hole once) and returns how many were written: the captures the opponent may
+    /// make, or the groups `color` must save.
+    pub fn single_freedoms(&self, color: Color, holes: &mut [u16; MAX_POINTS]) -> usize {
+        let cell = cell_of(color);
+        let mut marks = [false; MAX_POINTS];
+        let mut seen_hole = [0u16; MAX_POINTS];
+        let mut stack = [0u16; MAX_POINTS];
+        let mut written = 0;
+        let level_zero = self.geometry.level_range(0).end;
+        let mut group_number = 0u16;
+        for start in 0..self.geometry.point_count() {
+            if self.cells[start] != cell || marks[start] || self.buried(start) {
+                continue;
+            }
+            group_number += 1;
+            marks[start] = true;
+            stack[0] = start as u16;
+            let mut top = 1;
+            let mut first = NO_POINT;
+            let mut several = false;
+            while top > 0 {
+                top -= 1;
+                let current = stack[top] as usize;
+                if current < level_zero && !several {
+                    for contact in self.geometry.contacts(current) {
+                        if contact.neighbour == NO_POINT {
+                            break;
+                        }
+                        let hole = contact.neighbour as usize;
+                        if self.cells[hole] == EMPTY && seen_hole[hole] != group_number {
+                            seen_hole[hole] = group_number;
+                            if first == NO_POINT {
+                                first = hole as u16;
+                            } else {
+                                several = true;
+                            }
+                        }
+                    }
+                }
+                self.for_each_connection(current, cell, |next| {
+                    if !marks[next] {
+                        marks[next] = true;
+                        stack[top] = next as u16;
+                        top += 1;
+                    }
+                });
+            }
+            if first != NO_POINT && !several && !holes[..written].contains(&first) {
+                holes[written] = first;
+                written += 1;
+            }
+        }
+        written
+    }
+
     /// The balls of the group of the ball at `point`, sorted; empty for an empty or buried
     /// point (a buried ball belongs to no group).
     pub fn group(&self, point: Point) -> Vec<Point> {
@@ -538,6 +640,34 @@ impl Position {
     pub fn play_unchecked(&mut self, color: Color, point: Point) -> Captures {
         self.put(point, color);
         self.resolve_captures(color, point.index())
+    }
+
+    /// [`Position::play_unchecked`] with a fast path for positions at rest (every
+    /// freedomless group pinned, as every completed move leaves them): a board-level
+    /// placement only takes a freedom from the groups beside it, so when all of them keep one
+    /// nothing is captured and the capture rounds are skipped.
+    ///
+    /// Preconditions: those of [`Position::play_unchecked`], and the position is at rest.
+    pub fn play_at_rest(&mut self, color: Color, point: Point) -> Captures {
+        let index = point.index();
+        if index >= self.geometry.level_range(0).end {
+            return self.play_unchecked(color, point);
+        }
+        self.put(point, color);
+        let geometry = self.geometry;
+        for contact in geometry.contacts(index) {
+            if contact.neighbour == NO_POINT {
+                break;
+            }
+            let neighbour = contact.neighbour as usize;
+            if self.cells[neighbour] == EMPTY || self.buried(neighbour) {
+                continue;
+            }
+            if !self.group_has_freedom(Point(neighbour as u16)) {
+                return self.resolve_captures(color, index);
+            }
+        }
+        Captures::default()
     }
 
     /// Capture rounds after a placement by `mover` at `placed`: enemy, friend, enemy, ...

@@ -174,6 +174,50 @@ search_params! {
     /// Abalone: after the playout plies, at most this many plies of ejections only (each side
     /// ejects while it can), so that the evaluation scores a quiet position.
     abalone_playout_quiescence: u32 = 0,
+    /// Margo playouts: at most this many moves per board point, then they are scored.
+    margo_playout_length_factor: u32 = 2,
+    /// Margo playouts: whether to use the heavy policy (captures, escapes, no self-atari, no
+    /// own-eye filling); false plays uniformly random legal placements.
+    margo_playout_heavy: bool = true,
+    /// Margo heavy playouts: probability of capturing a group in atari when one exists.
+    margo_playout_capture: f64 = 0.9,
+    /// Margo heavy playouts: probability of saving an own group in atari when possible.
+    margo_playout_escape: f64 = 0.7,
+    /// Margo heavy playouts: probability of refusing a random move that is a self-atari
+    /// (or fills an own eye-like hole) while other moves remain.
+    margo_playout_self_atari_reject: f64 = 0.9,
+    /// Margo prior: bonus (wins) for a move that captures.
+    margo_prior_capture: u32 = 20,
+    /// Margo prior: further bonus (wins) per enemy ball captured (at most four counted).
+    margo_prior_capture_ball: u32 = 5,
+    /// Margo prior: penalty (losses) for a move whose revealed captures remove own balls.
+    margo_prior_own_loss: u32 = 30,
+    /// Margo prior: bonus (wins) for saving an own group in atari (it ends with two freedoms
+    /// or more).
+    margo_prior_escape: u32 = 20,
+    /// Margo prior: bonus (wins) for putting an enemy group in atari.
+    margo_prior_atari: u32 = 8,
+    /// Margo prior: penalty (losses) for a self-atari that captures nothing.
+    margo_prior_self_atari: u32 = 25,
+    /// Margo prior: penalty (losses) for filling an own eye-like hole.
+    margo_prior_eye: u32 = 30,
+    /// Margo prior: penalty (losses) for stacking in the opening (fewer balls on the board
+    /// than `margo_opening_balls`).
+    margo_prior_early_stack: u32 = 15,
+    /// Margo prior: penalty (losses) for a stacked ball resting on enemy balls that are in
+    /// danger (it would pin them: captured, they stay as zombies).
+    margo_prior_stack_on_enemy: u32 = 10,
+    /// Margo prior: bonus (wins) for a stacked ball that joins two or more own groups.
+    margo_prior_connect: u32 = 10,
+    /// Margo prior: bonus (wins) in the opening for the corner control points (the 3-3
+    /// points; 2-2 on boards below 6x6).
+    margo_prior_control_point: u32 = 15,
+    /// Margo prior: bonus (wins) in the opening for the central holes.
+    margo_prior_centre: u32 = 10,
+    /// Margo prior: penalty (losses) in the opening for first-line holes.
+    margo_prior_first_line: u32 = 20,
+    /// Margo: balls on the board below which the opening priors apply.
+    margo_opening_balls: u32 = 8,
 }
 
 #[cfg(test)]
