@@ -12,9 +12,14 @@
 //!   Such a board divergence is recognised exactly (the missing balls were buried before the
 //!   move, nothing else differs) and ends the comparison of that game; any other divergence
 //!   fails.
-//! - Disagreements traced by hand to Jocly are listed in `KNOWN_JOCLY_FAULTS` by game,
-//!   position and move. Anything else fails, naming the game, position and move.
-//!
+//! - Jocly's incremental group state goes stale (groups keep freedoms they no longer have or
+//!   lose ones they have). The oracle therefore also asks a FRESH Jocly board (same contents,
+//!   side to move and history, the group state rebuilt from the contents) at every position.
+//!   A move only one program lists is accepted when the fresh board sides with ishi
+//!   (`jocly_stale_state`); the fresh list itself must never hold a move ishi lacks, and every
+//!   move ishi has and the fresh list lacks must be a revealed capture, a repetition with the
+//!   other side to move, or a 32-bit hash collision. Anything else fails, naming the game,
+//!   position and move.
 //! Skipped, with a message, when `node` or the oracle's `node_modules` is missing.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -31,16 +36,6 @@ use rand::{Rng, SeedableRng};
 
 /// (size, games): a few hundred games in all.
 const PLAN: [(usize, u64); 3] = [(5, 100), (6, 60), (7, 30)];
-
-/// Disagreements traced to Jocly itself, allowed by exact (game, position, move).
-const KNOWN_JOCLY_FAULTS: [(&str, usize, &str, &str); 1] = [(
-    "5x5 game 29",
-    70,
-    "A1",
-    "Jocly's incremental group state has lost freedom I3 of the black group A3 C3 C1 G3 \
-     D4 F4 F2 (+ level-2 C5): G3 sits beside the empty hole I3, yet Jocly's group lists only \
-     A1 as a freedom, so it lets White's A1 capture; by the rules A1 is suicide",
-)];
 
 const REVEALED: &str = "revealed capture";
 const REPETITION: &str = "repeats an earlier board with the other side to move";
@@ -168,7 +163,7 @@ fn ask_oracle(directory: &Path, records: &[Record]) -> Vec<String> {
     for record in records {
         let quoted: Vec<String> = record.moves.iter().map(|mv| format!("\"{mv}\"")).collect();
         requests.push_str(&format!(
-            "{{\"size\":{},\"moves\":[{}],\"detail\":true}}\n",
+            "{{\"size\":{},\"moves\":[{}],\"detail\":true,\"fresh\":true}}\n",
             record.size,
             quoted.join(",")
         ));
@@ -337,47 +332,102 @@ impl Json {
 /// One oracle answer: the legal lists and boards per position, and the refusal if any.
 struct Answer {
     legal: Vec<BTreeSet<String>>,
+    /// The legal lists of a fresh Jocly board (same contents, side to move and history, the
+    /// incremental group state rebuilt from the contents).
+    fresh: Vec<BTreeSet<String>>,
+    /// How Jocly's incremental state differs from the fresh one ([] where they agree).
+    stale: Vec<Vec<String>>,
+    /// (position, move, "kept" | "fresh"): refused by a 32-bit Zobrist collision.
+    collisions: BTreeSet<(usize, String, String)>,
+    /// Move index -> the board the fresh Jocly board makes of it (None: refused), where that
+    /// differs from Jocly's own.
+    fresh_next: BTreeMap<usize, Option<Board>>,
+    /// Moves Jocly's own board refused and the oracle played from the fresh board instead.
+    repaired: Vec<usize>,
     boards: Vec<Board>,
     refusal: Option<String>,
 }
 
+fn texts(list: &Json) -> Vec<String> {
+    list.items()
+        .iter()
+        .filter_map(|v| v.text().map(String::from))
+        .collect()
+}
+
+fn board_from(board: &Json) -> Board {
+    board
+        .items()
+        .iter()
+        .filter_map(|ball| match ball.items() {
+            [vertex, level, side] => {
+                Some((vertex.text()?.to_string(), level.number()?, side.number()?))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 fn parse_answer(line: &str) -> Result<Answer, String> {
     let json = Json::parse(line)?;
-    let legal = json
-        .field("legal")
-        .map(|lists| {
-            lists
-                .items()
+    let lists = |name: &str| -> Vec<BTreeSet<String>> {
+        json.field(name)
+            .map(|lists| {
+                lists
+                    .items()
+                    .iter()
+                    .map(|list| texts(list).into_iter().collect())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let legal = lists("legal");
+    let fresh = lists("fresh_legal");
+    let stale = json
+        .field("stale")
+        .map(|lists| lists.items().iter().map(texts).collect())
+        .unwrap_or_default();
+    let collisions = json
+        .field("collisions")
+        .map(|list| {
+            list.items()
                 .iter()
-                .map(|list| {
-                    list.items()
-                        .iter()
-                        .filter_map(|v| v.text().map(String::from))
-                        .collect()
+                .filter_map(|entry| match entry.items() {
+                    [at, vertex, which] => Some((
+                        at.number()? as usize,
+                        vertex.text()?.to_string(),
+                        which.text()?.to_string(),
+                    )),
+                    _ => None,
                 })
                 .collect()
         })
         .unwrap_or_default();
-    let boards = json
-        .field("boards")
-        .map(|boards| {
-            boards
-                .items()
+    let fresh_next = json
+        .field("fresh_next")
+        .map(|list| {
+            list.items()
                 .iter()
-                .map(|board| {
-                    board
-                        .items()
-                        .iter()
-                        .filter_map(|ball| match ball.items() {
-                            [vertex, level, side] => {
-                                Some((vertex.text()?.to_string(), level.number()?, side.number()?))
-                            }
-                            _ => None,
-                        })
-                        .collect()
+                .filter_map(|entry| match entry.items() {
+                    [at, board] => Some((
+                        at.number()? as usize,
+                        match board {
+                            Json::Null => None,
+                            board => Some(board_from(board)),
+                        },
+                    )),
+                    _ => None,
                 })
                 .collect()
         })
+        .unwrap_or_default();
+    let repaired = json
+        .field("repaired")
+        .map(|list| list.items().iter().filter_map(Json::number).map(|k| k as usize).collect())
+        .unwrap_or_default();
+    let boards = json
+        .field("boards")
+        .map(|boards| boards.items().iter().map(board_from).collect())
         .unwrap_or_default();
     let refusal = json.field("error").map(|error| {
         let at = json.field("at").and_then(Json::number);
@@ -385,37 +435,61 @@ fn parse_answer(line: &str) -> Result<Answer, String> {
     });
     Ok(Answer {
         legal,
+        fresh,
+        stale,
+        collisions,
+        fresh_next,
+        repaired,
         boards,
         refusal,
     })
 }
 
+const STALE_REFUSED: &str =
+    "jocly_stale_state: Jocly refuses it, a fresh Jocly board of the same position allows it";
+const STALE_ALLOWED: &str = "jocly_stale_state: Jocly allows it, a fresh Jocly board of the \
+                             same position refuses it (as ishi does)";
+const COLLISION: &str = "jocly_hash_collision: refused by a 32-bit Zobrist sign of another board";
+
 #[derive(Default)]
 struct Tally {
     failures: Vec<String>,
+    /// Moves one side lists and the other does not, by class.
     explained: BTreeMap<&'static str, usize>,
-    allowed_anyway: usize,
-    known_faults: usize,
+    /// Moves ishi flags (revealed capture, repetition) that the fresh Jocly board allows anyway.
+    allowed_anyway: BTreeMap<&'static str, usize>,
+    /// Positions where Jocly's incremental state differs from the fresh one.
+    stale_positions: usize,
+    /// Positions where that changed Jocly's legal list.
+    stale_list_positions: usize,
     buried_removals: usize,
+    stale_divergences: usize,
     compared: usize,
+    games_with_stale_state: usize,
+    repaired: usize,
 }
 
 /// Compares one game; stops at a recognised board divergence.
 fn compare_game(record: &Record, answer: &Answer, tally: &mut Tally) {
+    let mut stale_game = false;
+    tally.repaired += answer.repaired.len();
     for (index, position) in record.positions.iter().enumerate() {
         let context = format!(
             "{} position {index} (after {})",
             record.name,
             record.moves[..index].join(" ")
         );
-        let (Some(jocly), Some(jocly_board)) = (answer.legal.get(index), answer.boards.get(index))
-        else {
+        let (Some(jocly), Some(fresh), Some(jocly_board)) = (
+            answer.legal.get(index),
+            answer.fresh.get(index),
+            answer.boards.get(index),
+        ) else {
             if answer.refusal.is_none() {
                 tally
                     .failures
                     .push(format!("{context}: no list from Jocly"));
             }
-            return;
+            break;
         };
         if *jocly_board != position.board {
             let only_ishi: Vec<_> = position.board.difference(jocly_board).collect();
@@ -429,45 +503,90 @@ fn compare_game(record: &Record, answer: &Answer, tally: &mut Tally) {
                         previous.buried.contains(&(vertex.clone(), *level))
                     })
                 });
-            if buried_before {
+            // The previous move, replayed on a fresh Jocly board, gives ishi's board.
+            let fresh_agrees = index.checked_sub(1).is_some_and(|previous| {
+                answer.fresh_next.get(&previous) == Some(&Some(position.board.clone()))
+            });
+            if fresh_agrees {
+                tally.stale_divergences += 1;
+            } else if buried_before {
                 tally.buried_removals += 1;
             } else {
                 tally.failures.push(format!(
                     "{context}: boards differ: only ishi has {only_ishi:?}, only Jocly {only_jocly:?}"
                 ));
             }
+            if stale_game {
+                tally.games_with_stale_state += 1;
+            }
             return;
         }
         tally.compared += 1;
-        for mv in jocly {
-            if position.legal.contains_key(mv) {
-                continue;
+        let stale = answer.stale.get(index).is_some_and(|diff| !diff.is_empty());
+        if stale {
+            tally.stale_positions += 1;
+            stale_game = true;
+            if jocly != fresh {
+                tally.stale_list_positions += 1;
             }
-            let known = KNOWN_JOCLY_FAULTS.iter().find(|(game, at, known_move, _)| {
-                *game == record.name && *at == index && known_move == mv
-            });
-            match known {
-                Some((_, _, _, note)) => {
-                    tally.known_faults += 1;
-                    eprintln!("{context}: Jocly allows {mv}, a known Jocly fault: {note}");
-                }
-                None => tally
-                    .failures
-                    .push(format!("{context}: Jocly allows {mv}, ishi does not")),
+        }
+        let collision = |mv: &String, which: &str| {
+            answer
+                .collisions
+                .contains(&(index, mv.clone(), which.to_string()))
+        };
+        // The fresh board is Jocly's rules without its bookkeeping: it must never allow more
+        // than ishi.
+        for mv in fresh {
+            if !position.legal.contains_key(mv) {
+                tally.failures.push(format!(
+                    "{context}: Jocly allows {mv} (fresh board too), ishi does not"
+                ));
+            }
+        }
+        for mv in jocly {
+            if !position.legal.contains_key(mv) && !fresh.contains(mv) {
+                *tally.explained.entry(STALE_ALLOWED).or_default() += 1;
+                eprintln!(
+                    "{context}: Jocly allows {mv}, its fresh board does not ({STALE_ALLOWED}); \
+                     stale state: {:?}",
+                    answer.stale.get(index)
+                );
             }
         }
         for (mv, refusal) in &position.legal {
-            match (jocly.contains(mv), refusal) {
-                (false, Some(reason)) => *tally.explained.entry(reason).or_default() += 1,
-                (false, None) => tally
-                    .failures
-                    .push(format!("{context}: ishi allows {mv}, Jocly does not")),
+            let listed = jocly.contains(mv);
+            let listed_fresh = fresh.contains(mv);
+            match (listed_fresh, refusal) {
+                (false, Some(reason)) => {
+                    if !listed {
+                        *tally.explained.entry(reason).or_default() += 1;
+                    }
+                }
+                (false, None) if collision(mv, "fresh") => {
+                    if !listed {
+                        *tally.explained.entry(COLLISION).or_default() += 1;
+                    }
+                }
+                (false, None) => tally.failures.push(format!(
+                    "{context}: ishi allows {mv}, Jocly does not (a fresh Jocly board neither)"
+                )),
                 // Jocly may still allow such a move: it captures a ball un-buried by a capture
                 // in the same pass (ishi in the next enemy round).
-                (true, Some(_)) => tally.allowed_anyway += 1,
+                (true, Some(reason)) => *tally.allowed_anyway.entry(reason).or_default() += 1,
                 (true, None) => {}
             }
+            if listed_fresh && !listed {
+                if collision(mv, "kept") {
+                    *tally.explained.entry(COLLISION).or_default() += 1;
+                } else {
+                    *tally.explained.entry(STALE_REFUSED).or_default() += 1;
+                }
+            }
         }
+    }
+    if stale_game {
+        tally.games_with_stale_state += 1;
     }
     if let Some(refusal) = &answer.refusal {
         tally
@@ -477,8 +596,9 @@ fn compare_game(record: &Record, answer: &Answer, tally: &mut Tally) {
 }
 
 #[test]
-#[ignore = "untriaged disagreements with Jocly 0.9.13 remain (boards equal, lists differ); \
-            run with `cargo test --test margo_jocly -- --ignored --nocapture`"]
+#[ignore = "12 disagreements in 6 games remain where a fresh Jocly board agrees with Jocly's \
+            own (see tests/jocly/NOTES.md); run with \
+            `cargo test --test margo_jocly -- --ignored --nocapture`"]
 fn legal_moves_agree_with_jocly() {
     let directory = match oracle_available() {
         Ok(directory) => directory,
@@ -495,7 +615,38 @@ fn legal_moves_agree_with_jocly() {
         }
     }
     let generated = start.elapsed();
-    let answers = ask_oracle(&directory, &records);
+    if let Ok(path) = std::env::var("MARGO_JOCLY_DUMP") {
+        // The games as oracle requests, one a line, for tracing by hand.
+        let lines: String = records
+            .iter()
+            .map(|record| {
+                let quoted: Vec<String> =
+                    record.moves.iter().map(|mv| format!("\"{mv}\"")).collect();
+                format!(
+                    "{{\"name\":\"{}\",\"size\":{},\"moves\":[{}]}}\n",
+                    record.name,
+                    record.size,
+                    quoted.join(",")
+                )
+            })
+            .collect();
+        std::fs::write(&path, lines).expect("write MARGO_JOCLY_DUMP");
+    }
+    // Two oracle processes, each on about half of the positions.
+    let total: usize = records.iter().map(|record| record.positions.len()).sum();
+    let mut split = 0;
+    let mut running = 0;
+    while split < records.len() && 2 * running < total {
+        running += records[split].positions.len();
+        split += 1;
+    }
+    let (first, second) = records.split_at(split);
+    let answers: Vec<String> = std::thread::scope(|scope| {
+        let other = scope.spawn(|| ask_oracle(&directory, second));
+        let mut answers = ask_oracle(&directory, first);
+        answers.extend(other.join().expect("oracle thread"));
+        answers
+    });
     assert_eq!(
         answers.len(),
         records.len(),
@@ -511,16 +662,26 @@ fn legal_moves_agree_with_jocly() {
         }
     }
     eprintln!(
-        "margo_jocly: {} games, {} positions compared; explained differences {:?}, {} flagged \
-         moves Jocly allows, {} known Jocly faults, {} games stopped where Jocly removed a \
-         buried ball; generated in {generated:.2?}, total {:.2?}",
+        "margo_jocly: {} games, {} positions compared ({} with stale Jocly state in {} games, \
+         {} of them with a changed list); generated in {generated:.2?}, total {:.2?}",
         records.len(),
         tally.compared,
-        tally.explained,
-        tally.allowed_anyway,
-        tally.known_faults,
-        tally.buried_removals,
+        tally.stale_positions,
+        tally.games_with_stale_state,
+        tally.stale_list_positions,
         start.elapsed()
+    );
+    for (class, count) in &tally.explained {
+        eprintln!("  {count:5}  {class}");
+    }
+    for (class, count) in &tally.allowed_anyway {
+        eprintln!("  {count:5}  flagged by ishi ({class}) yet allowed by Jocly");
+    }
+    eprintln!(
+        "  {:5}  games stopped where Jocly removed a ball buried when the capture began\n  \
+         {:5}  games stopped where Jocly's board diverged and a fresh Jocly board gives ishi's\n  \
+         {:5}  moves played from the fresh board because Jocly's own refused them (stale state)",
+        tally.buried_removals, tally.stale_divergences, tally.repaired
     );
     for failure in tally.failures.iter().take(20) {
         eprintln!("{failure}");
