@@ -33,6 +33,19 @@
 //   "repaired": [k,...]          move k was refused by Jocly's own board but allowed by the
 //                               fresh one, and was played from the fresh one (the game goes
 //                               on from there instead of ending with an error)
+//   "judged": [[k,{...}],...]    Jocly's rules applied to the board contents alone (judgeContents
+//                               in margo-core.mjs) for two kinds of move at position k:
+//                               {v,jocly:true,judge,extra,missing,buried_removed,dead}: a move
+//                               Jocly allows whose capture removes a ball buried before the move;
+//                               judge is the contents verdict, extra what Jocly removed beyond
+//                               it, missing what it kept that the contents rules remove;
+//                               {v,jocly:false,judge:true,unburied_only,unburied,removed,board}: a move
+//                               ExtendMove refuses that the contents rules allow; unburied_only
+//                               lists the friendly groups whose every freedom lies next to a ball
+//                               the move un-buried, and board the contents after the move
+//   "content_played": [k,...]    move k was refused by ExtendMove, allowed by the contents rules
+//                               with a non-empty unburied_only, and was played from the contents'
+//                               result (the board rebuilt from them)
 
 import readline from 'node:readline';
 import { MargoGame, SIZES } from './margo-core.mjs';
@@ -68,6 +81,8 @@ async function handle(line) {
   const collisions = [];
   const freshNext = [];
   const repaired = [];
+  const judged = [];
+  const contentPlayed = [];
   // Zobrist sign -> contents of the boards played so far (the repetition history).
   const history = new Map();
   const snap = () => {
@@ -85,6 +100,7 @@ async function handle(line) {
       const rebuilt = diff.length === 0 && !process.env.ORACLE_ALWAYS_FRESH ? kept : g.legalOf(board, history);
       fresh.push(sorted(rebuilt.legal));
       for (const v of kept.collisions) collisions.push([at, v, 'kept']);
+      for (const j of rebuilt.judged) judged.push([at, j]);
       if (rebuilt !== kept) for (const v of rebuilt.collisions) collisions.push([at, v, 'fresh']);
     }
   };
@@ -93,7 +109,7 @@ async function handle(line) {
     if (!history.has(sign)) history.set(sign, []);
     history.get(sign).push(g.game.mBoard.board.join(''));
   };
-  const extras = () => (req.fresh ? { fresh_legal: fresh, stale, collisions, fresh_next: freshNext, repaired } : {});
+  const extras = () => (req.fresh ? { fresh_legal: fresh, stale, collisions, fresh_next: freshNext, repaired, judged, content_played: contentPlayed } : {});
   snap();
   for (let k = 0; k < moves.length; k++) {
     let mv = g.findMove(moves[k]);
@@ -103,13 +119,32 @@ async function handle(line) {
       mv = g.freshBoard().GenerateAllMoves(g.game).find((m) => g.vertexOfPos[Number(m.pos)] === g.canonical(moves[k]));
       if (mv) repaired.push(k);
     }
+    if (!mv && req.fresh) {
+      // Jocly's ExtendMove refuses it but Jocly's rules on the contents allow it, and the
+      // refusal is the un-buried-freedom bookkeeping error: play the contents' result (the
+      // board rebuilt from them) and go on.
+      const board = g.freshBoard();
+      const vertex = g.canonical(moves[k]);
+      const pos = board.MakeFreeMoves(g.game).map((m) => Number(m.pos)).find((p) => g.vertexOfPos[p] === vertex);
+      if (pos !== undefined && board.ExtendMove(g.game, pos) === null) {
+        const side = board.mWho === 1 ? 1 : 2;
+        const j = g.judgeContents(board.board, pos, side);
+        if (j.legal && j.unburiedOnly.length) {
+          const next = g.freshBoard(j.contents);
+          next.board[pos] = 0;
+          next.ballCount[side]--;
+          mv = { act: '+', pos: String(pos), clr: side, nextBoard: next, remove: [] };
+          contentPlayed.push(k);
+        }
+      }
+    }
     if (!mv) {
       const why = g.canonical(moves[k]) === null ? `bad vertex ${JSON.stringify(moves[k])}` : `illegal move ${moves[k]}`;
       const out = { error: why, at: k, legal };
       if (req.detail) Object.assign(out, { balls, boards });
       return Object.assign(out, extras());
     }
-    if (req.fresh && stale[k].length && !repaired.includes(k)) {
+    if (req.fresh && stale[k].length && !repaired.includes(k) && !contentPlayed.includes(k)) {
       // The same move on the fresh board: report its result when it differs from Jocly's.
       const board = g.freshBoard();
       const data = board.ExtendMove(g.game, mv.pos);
