@@ -1,8 +1,9 @@
-//! The speed benchmark: playouts per second of whole searches (tree, priors and playouts)
+//! The speed benchmark: playouts per second of whole Go searches (tree, priors and playouts)
 //! from the empty board, light and heavy, 9x9 and 19x19, on one and N threads, plus a
 //! deterministic signature (best move and node count of a fixed single-threaded search)
-//! that must not change unless the search's behaviour does. Knows only the public search
-//! API.
+//! that must not change unless the search's behaviour does; then Margo's and Abalone's own
+//! lines (empty 6x6; the Belgian start, MCTS and alpha-beta). Knows only the games' public
+//! search APIs.
 
 use crate::go::rules::game::Game;
 use crate::go::rules::point::move_text;
@@ -107,5 +108,11 @@ pub fn bench_report(threads: usize, scale: f64) -> String {
         report,
         "signature: 9x9 heavy, 10000 playouts, seed 1, 1 thread: best {best}, nodes {nodes}"
     );
+    for line in crate::margo::search::bench_lines(threads, scale) {
+        let _ = writeln!(report, "{line}");
+    }
+    for line in crate::abalone::search::bench_lines(threads, scale) {
+        let _ = writeln!(report, "{line}");
+    }
     report
 }

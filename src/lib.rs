@@ -7,10 +7,14 @@
 //!    the lock-free tree, the workers). Knows no game and nothing of GTP.
 //! 3. [`go`]: Go — the rules core, its search knowledge and driver, the end-of-game
 //!    judgement.
-//! 4. [`time`]: time controls and budgets as pure functions (any game).
-//! 5. [`engine`]: the game in force plus clocks, settings and search; what GTP commands call.
-//! 6. [`gtp`]: the protocol: line reading, the command tables, answers.
-//! 7. [`bench`]: `ishi bench`, the speed figures and deterministic signatures.
+//! 4. [`margo`]: Margo — the pyramid rules core (zombies, cuts, revealed captures, superko,
+//!    swap), notation, perft and its search knowledge.
+//! 5. [`abalone`]: Abalone — the hexagon rules core, notation, perft, evaluation, the
+//!    alpha-beta player and its search knowledge.
+//! 6. [`time`]: time controls and budgets as pure functions (any game).
+//! 7. [`engine`]: the game in force plus clocks, settings and search; what GTP commands call.
+//! 8. [`gtp`]: the protocol: line reading, the command tables, answers.
+//! 9. [`bench`]: `ishi bench`, the speed figures and deterministic signatures.
 //!
 //! Start reading at `go::rules::board`, then `go::rules::game`, then `engine`.
 

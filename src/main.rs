@@ -1,19 +1,29 @@
 //! The `ishi` binary: reads the command line into engine settings, sets up logging on stderr
 //! (quiet by default), and runs the GTP loop on stdin/stdout. `ishi bench` prints speed
-//! figures instead.
+//! figures instead, `ishi perft` move-sequence counts.
 
 use clap::{Parser, Subcommand};
-use ishi::engine::{Engine, Level, Settings};
+use ishi::engine::{Engine, GameKind, Level, Settings};
 use ishi::go::rules::rules::Rules;
 use std::io::{BufReader, Write};
 
-/// ishi: a Monte-Carlo tree search Go engine speaking GTP on stdin/stdout.
+/// ishi: a Monte-Carlo tree search engine for Go, Margo and Abalone speaking GTP on
+/// stdin/stdout.
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Arguments {
-    /// Board size at start-up (2 to 25); GTP `boardsize` changes it.
-    #[arg(long, default_value_t = 9)]
-    size: usize,
+    /// The game: go, margo or abalone; GTP `ishi-game` changes it.
+    #[arg(long, default_value = "go", global = true)]
+    game: String,
+    /// Board size at start-up (Go 2 to 25, default 9; Margo 4 to 9, default 6; Abalone 9).
+    #[arg(long, global = true)]
+    size: Option<usize>,
+    /// Abalone's start position: standard, belgian or german.
+    #[arg(long, default_value = "belgian", global = true)]
+    start: String,
+    /// Abalone's ply cap (then the side that ejected more wins; equal is a draw).
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
     /// Rules: chinese, japanese, korean, tromp-taylor, aga, new-zealand, capture:N.
     #[arg(long, default_value = "chinese")]
     rules: String,
@@ -64,6 +74,13 @@ struct Arguments {
 enum Action {
     /// Prints playouts per second and a deterministic search signature.
     Bench,
+    /// Prints the number of legal move sequences of each length from 1 to --depth from the
+    /// start position of --game (Margo and Abalone).
+    Perft {
+        /// The longest sequences counted.
+        #[arg(long)]
+        depth: usize,
+    },
 }
 
 fn main() {
@@ -113,8 +130,12 @@ fn settings_from(arguments: &Arguments) -> Result<Settings, String> {
         .rules
         .parse()
         .map_err(|error| format!("{error}"))?;
-    if !ishi::go::rules::game::Game::size_is_valid(arguments.size) {
-        return Err(format!("board size {} is not in 2..25", arguments.size));
+    let game = GameKind::parse(&arguments.game)
+        .ok_or_else(|| format!("unknown game {} (go, margo, abalone)", arguments.game))?;
+    if let Some(size) = arguments.size {
+        if game == GameKind::Go && !ishi::go::rules::game::Game::size_is_valid(size) {
+            return Err(format!("board size {size} is not in 2..25"));
+        }
     }
     let level = Level::parse(&arguments.level)
         .ok_or_else(|| format!("unknown level {} (easy, medium, hard)", arguments.level))?;
@@ -131,7 +152,10 @@ fn settings_from(arguments: &Arguments) -> Result<Settings, String> {
             .unwrap_or(1)
     });
     Ok(Settings {
+        game,
         size: arguments.size,
+        start: arguments.start.to_ascii_lowercase(),
+        max_plies: arguments.max_plies,
         rules,
         komi: arguments.komi,
         threads: threads.max(1),

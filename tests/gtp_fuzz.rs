@@ -212,7 +212,21 @@ fn random_argument(random: &mut SplitMix) -> String {
 fn fitting_arguments(random: &mut SplitMix, name: &str) -> Vec<String> {
     let color = |random: &mut SplitMix| random.pick(&COLORS[..8]).to_string();
     match name {
-        "play" | "is_legal" => vec![color(random), random_vertex(random)],
+        "play" | "is_legal" | "ishi-illegal_reason" => vec![color(random), random_vertex(random)],
+        "ishi-hint" => {
+            let mut arguments = vec![color(random)];
+            if random.chance(1, 2) {
+                arguments.push(random.pick(&["easy", "medium", "hard", "EASY"]).to_string());
+            }
+            arguments
+        }
+        "ishi-level" => (0..random.below(2))
+            .map(|_| {
+                random
+                    .pick(&["easy", "medium", "hard", "expert"])
+                    .to_string()
+            })
+            .collect(),
         "genmove" | "reg_genmove" | "gogui-setup_player" | "captures" => vec![color(random)],
         "boardsize" => {
             let size = if random.chance(1, 6) {
@@ -605,14 +619,16 @@ impl SharedOutput {
 
 fn in_process_session(output: &SharedOutput) -> Session {
     let (_sender, receiver) = crossbeam_channel::unbounded();
+    let settings = Settings {
+        threads: 1,
+        seed: 1,
+        playouts: Some(16),
+        ..Settings::default()
+    };
     Session {
-        engine: Engine::new(Settings {
-            threads: 1,
-            seed: 1,
-            playouts: Some(16),
-            ..Settings::default()
-        })
-        .expect("default settings make an engine"),
+        engine: Engine::new(settings.clone()).expect("default settings make an engine"),
+        board_game: None,
+        settings,
         output: Box::new(output.clone()),
         input: receiver,
         interrupt: Arc::new(AtomicBool::new(false)),
@@ -809,4 +825,113 @@ fn pipelined_game_with_ids_and_crlf_is_answered_in_order() {
         assert!(answer.is_success(), "answer {expected}: {:?}", answer.raw);
     }
     engine.quit().expect("quit after the batch");
+}
+
+/// Engines per game in the Margo and Abalone process fuzz.
+const BOARD_GAME_ROUNDS: u64 = 6;
+
+/// A move word of `game`: mostly well-formed, often legal-looking, sometimes junk.
+fn board_game_move(random: &mut SplitMix, game: &str) -> String {
+    match (game, random.below(10)) {
+        (_, 0) => random_argument(random),
+        ("margo", 1) => "swap".to_string(),
+        ("margo", _) => {
+            let letter = (b'A' + random.below(12) as u8) as char;
+            format!("{letter}{}", 1 + random.below(12))
+        }
+        (_, _) => {
+            let cell = |random: &mut SplitMix| {
+                let row = (b'a' + random.below(9) as u8) as char;
+                format!("{row}{}", 1 + random.below(9))
+            };
+            let cells = 2 + usize::from(random.chance(1, 4));
+            (0..cells).map(|_| cell(random)).collect()
+        }
+    }
+}
+
+#[test]
+fn random_input_to_margo_and_abalone_is_answered_and_they_survive() {
+    for game in ["margo", "abalone"] {
+        let arguments = [
+            "--game".to_string(),
+            game.to_string(),
+            "--playouts".to_string(),
+            "16".to_string(),
+        ];
+        let folder = scratch_folder(&format!("fuzz-{game}-names"));
+        let mut engine = EngineProcess::start(&arguments, &folder);
+        let names: Vec<String> = engine
+            .command("list_commands")
+            .expect("list_commands")
+            .response()
+            .lines()
+            // Analysis streams until the next line comes, and this test waits for each answer.
+            .filter(|name| *name != "quit" && *name != "ishi-game" && !name.contains("analyze"))
+            .map(str::to_string)
+            .collect();
+        engine.quit().expect("quit");
+        for round in 0..BOARD_GAME_ROUNDS {
+            let mut random = SplitMix::new(0x6a_4e_00 + round + game.len() as u64 * 100);
+            let folder = scratch_folder(&format!("fuzz-{game}-{round}"));
+            let mut engine = EngineProcess::start(&arguments, &folder);
+            for position in 0..LINES_PER_PROCESS_ROUND {
+                let line = if random.chance(2, 5) {
+                    let color = random.pick(&["b", "w", "B", "white"]).to_string();
+                    match random.below(8) {
+                        0 => format!("genmove {color}"),
+                        1 => "undo".to_string(),
+                        2 => format!("is_legal {color} {}", board_game_move(&mut random, game)),
+                        3 => format!("all_legal_moves {color}"),
+                        4 => "ishi-perft 1".to_string(),
+                        _ => format!("play {color} {}", board_game_move(&mut random, game)),
+                    }
+                    .into_bytes()
+                } else {
+                    random_line(&mut random, &names)
+                };
+                let Some(command) = model_command(&line) else {
+                    engine.write(&line).expect("write");
+                    engine.write(b"\n").expect("write");
+                    continue;
+                };
+                let name = model_name(&command);
+                if matches!(name, "quit" | "ishi-game" | "printsgf") || name.contains("analyze") {
+                    continue;
+                }
+                engine.write(&line).expect("write");
+                engine.write(b"\n").expect("write");
+                let answer = engine.read_answer().unwrap_or_else(|message| {
+                    panic!("{game} round {round}, line {position} {command:?}: {message}")
+                });
+                assert_eq!(
+                    answer.id,
+                    expected_id(&command),
+                    "{game} round {round}, line {position}: {:?}",
+                    answer.raw
+                );
+            }
+            for command in [
+                "9001 clear_board",
+                "9002 genmove b",
+                "9003 showboard",
+                "9004 final_score",
+            ] {
+                let answer = engine
+                    .command(command)
+                    .unwrap_or_else(|message| panic!("{game} round {round}, {command}: {message}"));
+                assert!(
+                    answer.is_success(),
+                    "{game} round {round}: after the fuzz input {command} answered {:?}",
+                    answer.raw
+                );
+                if command.ends_with("genmove b") || command.ends_with("final_score") {
+                    assert!(!answer.response().is_empty(), "{game}: empty {command}");
+                }
+            }
+            engine
+                .quit()
+                .unwrap_or_else(|message| panic!("{game} round {round}: {message}"));
+        }
+    }
 }

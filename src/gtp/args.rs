@@ -86,6 +86,21 @@ pub fn boolean(arguments: &[String], index: usize) -> Result<bool, String> {
     }
 }
 
+/// The size of `boardsize N`, or of KataGo's `boardsize W H` with W = H.
+///
+/// # Errors
+/// `syntax error` for a malformed command, `unacceptable size` for W != H.
+pub fn board_size(arguments: &[String]) -> Result<usize, String> {
+    let size = integer(arguments, 0)? as usize;
+    if arguments.len() > 2 {
+        return Err(SYNTAX_ERROR.to_string());
+    }
+    if arguments.len() == 2 && integer(arguments, 1)? as usize != size {
+        return Err("unacceptable size".to_string());
+    }
+    Ok(size)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

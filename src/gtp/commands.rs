@@ -3,11 +3,13 @@
 //! call the engine, and format its answer; they hold no game logic.
 
 use crate::color::Color;
-use crate::engine::{Decision, Engine, SetupError, StatusKind};
+use crate::engine::{Decision, Engine, GameKind, Level, SetupError, StatusKind};
+use crate::go::rules::board::IllegalMove;
 use crate::go::rules::point::{move_text, vertex_text, Move, Point};
 use crate::go::rules::rules::Rules;
 use crate::gtp::analyze::{self, Dialect};
 use crate::gtp::args::{self, SYNTAX_ERROR};
+use crate::gtp::board_commands;
 use crate::gtp::line::Command;
 use crate::gtp::Session;
 use crate::time::TimeSettings;
@@ -50,6 +52,22 @@ pub static COMMANDS: &[Entry] = &[
     Entry {
         name: "quit",
         handler: quit,
+    },
+    Entry {
+        name: "ishi-game",
+        handler: ishi_game,
+    },
+    Entry {
+        name: "ishi-level",
+        handler: ishi_level,
+    },
+    Entry {
+        name: "ishi-hint",
+        handler: ishi_hint,
+    },
+    Entry {
+        name: "ishi-illegal_reason",
+        handler: ishi_illegal_reason,
     },
     Entry {
         name: "boardsize",
@@ -235,12 +253,124 @@ pub static COMMANDS: &[Entry] = &[
     },
 ];
 
-/// Finds the handler of `command` by exact name and runs it.
-pub fn dispatch(session: &mut Session, command: &Command) -> Result<String, String> {
-    match COMMANDS.iter().find(|entry| entry.name == command.name) {
-        Some(entry) => (entry.handler)(session, &command.arguments),
-        None => Err("unknown command".to_string()),
+/// The commands of the game in force: Go's table, or the shared table of the games without
+/// a pass followed by the game's own.
+pub fn command_table(session: &Session) -> Vec<&'static Entry> {
+    match session.board_game.as_deref() {
+        None => COMMANDS.iter().collect(),
+        Some(engine) => board_commands::BOARD_GAME_COMMANDS
+            .iter()
+            .chain(board_commands::game_commands(engine.kind()))
+            .collect(),
     }
+}
+
+/// Finds the handler of `command` by exact name among the commands of the game in force and
+/// runs it; a Go command sent while another game is in force answers `not available in
+/// GAME`.
+pub fn dispatch(session: &mut Session, command: &Command) -> Result<String, String> {
+    let found = command_table(session)
+        .into_iter()
+        .find(|entry| entry.name == command.name);
+    match (found, session.board_game.as_deref()) {
+        (Some(entry), _) => (entry.handler)(session, &command.arguments),
+        (None, Some(engine)) if is_known_anywhere(&command.name) => {
+            Err(format!("not available in {}", engine.kind().name()))
+        }
+        (None, _) => Err("unknown command".to_string()),
+    }
+}
+
+/// Whether any game's table has the command `name`.
+fn is_known_anywhere(name: &str) -> bool {
+    COMMANDS
+        .iter()
+        .chain(board_commands::BOARD_GAME_COMMANDS)
+        .chain(board_commands::MARGO_COMMANDS)
+        .chain(board_commands::ABALONE_COMMANDS)
+        .any(|entry| entry.name == name)
+}
+
+/// `ishi-level [easy|medium|hard]`: sets the level of the next moves, or answers the level in
+/// force.
+pub(crate) fn ishi_level(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    if arguments.is_empty() {
+        let level = match session.board_game.as_deref() {
+            Some(engine) => engine.level(),
+            None => session.engine.level(),
+        };
+        return Ok(level.name().to_string());
+    }
+    args::expect_count(arguments, 1)?;
+    let level = Level::parse(args::argument(arguments, 0)?)
+        .ok_or_else(|| "unknown level (easy, medium, hard)".to_string())?;
+    match session.board_game.as_deref_mut() {
+        Some(engine) => engine.set_level(level),
+        None => session.engine.set_level(level),
+    }
+    Ok(String::new())
+}
+
+/// The level argument at `index` of a hint, `hard` when absent.
+pub(crate) fn hint_level(arguments: &[String], index: usize) -> Result<Level, String> {
+    match arguments.get(index) {
+        None => Ok(Level::Hard),
+        Some(text) => {
+            Level::parse(text).ok_or_else(|| "unknown level (easy, medium, hard)".to_string())
+        }
+    }
+}
+
+/// `ishi-hint COLOR [LEVEL]`: the move LEVEL (default hard) would choose now, not played.
+fn ishi_hint(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    if arguments.is_empty() || arguments.len() > 2 {
+        return Err(SYNTAX_ERROR.to_string());
+    }
+    let color = args::color(arguments, 0)?;
+    let level = hint_level(arguments, 1)?;
+    let interrupt = session.interrupt.clone();
+    let decision = session.engine.hint(color, level, &interrupt);
+    Ok(decision_text(decision, session.engine.game().size()))
+}
+
+/// `ishi-illegal_reason COLOR VERTEX`: empty when legal, else `occupied`, `suicide`, `ko`,
+/// `superko` or `off_board`.
+fn ishi_illegal_reason(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    args::expect_count(arguments, 2)?;
+    let color = args::color(arguments, 0)?;
+    let size = session.engine.game().size();
+    let chosen = match args::vertex(arguments, 1, size) {
+        Ok(chosen) => chosen,
+        Err(error) if error == SYNTAX_ERROR => return Err(error),
+        Err(_) => return Ok("off_board".to_string()),
+    };
+    Ok(match session.engine.illegal_reason(color, chosen) {
+        None => String::new(),
+        Some(IllegalMove::Occupied) => "occupied".to_string(),
+        Some(IllegalMove::Suicide) => "suicide".to_string(),
+        Some(IllegalMove::Ko) => "ko".to_string(),
+        Some(IllegalMove::Superko) => "superko".to_string(),
+        Some(IllegalMove::OffBoard) => "off_board".to_string(),
+    })
+}
+
+/// `ishi-game NAME`: a new, empty game of that kind; without an argument, the current name.
+pub(crate) fn ishi_game(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    let current = session
+        .board_game
+        .as_deref()
+        .map_or(GameKind::Go, |engine| engine.kind());
+    if arguments.is_empty() {
+        return Ok(current.name().to_string());
+    }
+    args::expect_count(arguments, 1)?;
+    let kind =
+        GameKind::parse(args::argument(arguments, 0)?).ok_or_else(|| "unknown game".to_string())?;
+    session.board_game = crate::engine::new_board_game(kind, &session.settings)?;
+    if kind == GameKind::Go {
+        session.engine.clear_board();
+    }
+    Ok(String::new())
 }
 
 /// Work done between commands: with `--ponder`, think on the position until the next line
@@ -251,18 +381,21 @@ pub fn after_command(session: &mut Session) {
     }
     let stop = std::sync::atomic::AtomicBool::new(false);
     let input = session.input.clone();
-    session.engine.ponder(&stop, &mut || !input.is_empty());
+    match session.board_game.as_deref_mut() {
+        Some(engine) => engine.ponder(&stop, &mut || !input.is_empty()),
+        None => session.engine.ponder(&stop, &mut || !input.is_empty()),
+    }
 }
 
-fn protocol_version(_: &mut Session, _: &[String]) -> Result<String, String> {
+pub(crate) fn protocol_version(_: &mut Session, _: &[String]) -> Result<String, String> {
     Ok("2".to_string())
 }
 
-fn name(_: &mut Session, _: &[String]) -> Result<String, String> {
+pub(crate) fn name(_: &mut Session, _: &[String]) -> Result<String, String> {
     Ok("ishi".to_string())
 }
 
-fn version(session: &mut Session, _: &[String]) -> Result<String, String> {
+pub(crate) fn version(session: &mut Session, _: &[String]) -> Result<String, String> {
     Ok(session
         .engine
         .settings()
@@ -271,34 +404,29 @@ fn version(session: &mut Session, _: &[String]) -> Result<String, String> {
         .unwrap_or_else(|| env!("CARGO_PKG_VERSION").to_string()))
 }
 
-fn known_command(_: &mut Session, arguments: &[String]) -> Result<String, String> {
+pub(crate) fn known_command(session: &mut Session, arguments: &[String]) -> Result<String, String> {
     let wanted = args::argument(arguments, 0)?;
-    let known = COMMANDS.iter().any(|entry| entry.name == wanted);
+    let known = command_table(session)
+        .iter()
+        .any(|entry| entry.name == wanted);
     Ok(known.to_string())
 }
 
-fn list_commands(_: &mut Session, _: &[String]) -> Result<String, String> {
-    Ok(COMMANDS
+pub(crate) fn list_commands(session: &mut Session, _: &[String]) -> Result<String, String> {
+    Ok(command_table(session)
         .iter()
         .map(|entry| entry.name)
         .collect::<Vec<_>>()
         .join("\n"))
 }
 
-fn quit(session: &mut Session, _: &[String]) -> Result<String, String> {
+pub(crate) fn quit(session: &mut Session, _: &[String]) -> Result<String, String> {
     session.quit = true;
     Ok(String::new())
 }
 
 fn boardsize(session: &mut Session, arguments: &[String]) -> Result<String, String> {
-    // `boardsize N`, or KataGo's `boardsize W H` with W = H.
-    let size = args::integer(arguments, 0)? as usize;
-    if arguments.len() > 2 {
-        return Err(SYNTAX_ERROR.to_string());
-    }
-    if arguments.len() == 2 && args::integer(arguments, 1)? as usize != size {
-        return Err("unacceptable size".to_string());
-    }
+    let size = args::board_size(arguments)?;
     session
         .engine
         .set_board_size(size)
@@ -430,34 +558,43 @@ fn set_free_handicap(session: &mut Session, arguments: &[String]) -> Result<Stri
         .map_err(|error| error.to_string())
 }
 
-fn time_settings(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+pub(crate) fn time_settings(session: &mut Session, arguments: &[String]) -> Result<String, String> {
     args::expect_count(arguments, 3)?;
     let main = args::float(arguments, 0)?;
     let period = args::float(arguments, 1)?;
     let stones = args::integer(arguments, 2)?;
     let settings = TimeSettings::from_time_settings(main, period, stones)
         .map_err(|_| SYNTAX_ERROR.to_string())?;
-    session.engine.set_time_settings(settings);
+    if !board_commands::set_time_settings(session, settings) {
+        session.engine.set_time_settings(settings);
+    }
     Ok(String::new())
 }
 
-fn time_left(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+pub(crate) fn time_left(session: &mut Session, arguments: &[String]) -> Result<String, String> {
     args::expect_count(arguments, 3)?;
     let color = args::color(arguments, 0)?;
     let seconds = args::float(arguments, 1)?;
     let stones = args::integer(arguments, 2)?;
-    session
-        .engine
-        .set_time_left(color, seconds, stones)
+    let result = match session.board_game.as_deref_mut() {
+        Some(engine) => crate::engine::board_game::time_left(engine, color, seconds, stones),
+        None => session.engine.set_time_left(color, seconds, stones),
+    };
+    result
         .map(|_| String::new())
         .map_err(|_| SYNTAX_ERROR.to_string())
 }
 
-fn kgs_time_settings(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+pub(crate) fn kgs_time_settings(
+    session: &mut Session,
+    arguments: &[String],
+) -> Result<String, String> {
     let words: Vec<&str> = arguments.iter().map(String::as_str).collect();
     let settings =
         TimeSettings::from_kgs_arguments(&words).map_err(|_| SYNTAX_ERROR.to_string())?;
-    session.engine.set_time_settings(settings);
+    if !board_commands::set_time_settings(session, settings) {
+        session.engine.set_time_settings(settings);
+    }
     Ok(String::new())
 }
 
@@ -574,7 +711,7 @@ fn capture_target(session: &mut Session, arguments: &[String]) -> Result<String,
     Ok(String::new())
 }
 
-fn gogui_interrupt(_: &mut Session, _: &[String]) -> Result<String, String> {
+pub(crate) fn gogui_interrupt(_: &mut Session, _: &[String]) -> Result<String, String> {
     // Announces that `# interrupt` lines are understood; the reader thread acts on them.
     Ok(String::new())
 }

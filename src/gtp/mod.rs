@@ -5,10 +5,12 @@
 
 pub mod analyze;
 pub mod args;
+pub mod board_commands;
 pub mod commands;
 pub mod line;
 
-use crate::engine::Engine;
+use crate::engine::board_game::BoardGameEngine;
+use crate::engine::{Engine, Settings};
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,8 +28,12 @@ pub enum Input {
 /// The state a command handler works with: the engine, the output, and what it needs to
 /// notice new input while it searches.
 pub struct Session {
-    /// The engine.
+    /// Go's engine (it also holds the command-line settings).
     pub engine: Engine,
+    /// The engine of Margo or Abalone while one of them is in force (`None`: Go).
+    pub board_game: Option<Box<dyn BoardGameEngine>>,
+    /// The command-line settings, to start a game of another kind (`ishi-game`).
+    pub settings: Settings,
     /// Where answers go (stdout in the binary).
     pub output: Box<dyn Write + Send>,
     /// Lines not yet handled; a streaming command stops when this is not empty.
@@ -139,10 +145,20 @@ pub fn run<R: BufRead + Send + 'static>(
     input: R,
     output: Box<dyn Write + Send>,
 ) -> std::io::Result<()> {
+    let settings = engine.settings().clone();
+    let board_game = match crate::engine::new_board_game(settings.game, &settings) {
+        Ok(board_game) => board_game,
+        Err(message) => {
+            log::error!("{message}; playing go");
+            None
+        }
+    };
     let interrupt = Arc::new(AtomicBool::new(false));
     let receiver = spawn_reader(input, interrupt.clone());
     let mut session = Session {
         engine,
+        board_game,
+        settings,
         output,
         input: receiver,
         interrupt,

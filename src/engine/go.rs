@@ -1,8 +1,10 @@
-//! The engine: one game with its rules and komi, the settings chosen on the command line, the
-//! clocks and the search. GTP handlers call these methods and only format what they return;
+//! Go's engine: one game with its rules and komi, the settings chosen on the command line,
+//! the clocks and the search. GTP handlers call these methods and only format what they return;
 //! every rule decision is made here or below. Knows nothing of the protocol's text.
 
 use crate::color::Color;
+use crate::engine::clocks::Clocks;
+use crate::engine::{move_bounds, Level, Settings, RESIGN_MINIMUM_VISITS};
 use crate::go::endgame::{JudgeSettings, Judgement, StatusCache};
 use crate::go::rules::board::IllegalMove;
 use crate::go::rules::game::{Game, NothingToUndo};
@@ -13,101 +15,9 @@ use crate::go::rules::score::{self, Score, StoneStatus};
 use crate::go::rules::sgf;
 use crate::go::search::{Limits, Reporter, Search, SearchSummary};
 use crate::search::SearchParams;
-use crate::time::{self, Budget, Clock, TimeError, TimeSettings};
+use crate::time::{Budget, TimeError, TimeSettings};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// Seconds per move when neither a clock, `--playouts` nor `--move-time` limits the search.
-pub const DEFAULT_MOVE_SECONDS: f64 = 2.0;
-
-/// Root visits needed before a resignation is trusted.
-pub const RESIGN_MINIMUM_VISITS: u64 = 1_000;
-
-/// Playing strength presets for people who want a fair opponent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    /// A few hundred playouts per move.
-    Easy,
-    /// About five thousand playouts per move.
-    Medium,
-    /// Everything the clock allows.
-    Hard,
-}
-
-impl Level {
-    /// Parses `easy`, `medium` or `hard`.
-    pub fn parse(text: &str) -> Option<Level> {
-        match text.to_ascii_lowercase().as_str() {
-            "easy" => Some(Level::Easy),
-            "medium" => Some(Level::Medium),
-            "hard" => Some(Level::Hard),
-            _ => None,
-        }
-    }
-
-    /// The playout cap of the level, `None` for no cap.
-    pub fn playouts(self) -> Option<u64> {
-        match self {
-            Level::Easy => Some(300),
-            Level::Medium => Some(5_000),
-            Level::Hard => None,
-        }
-    }
-}
-
-/// Settings fixed at start-up from the command line.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// Board size at start-up.
-    pub size: usize,
-    /// Rules at start-up (and after `clear_board` unless GTP changed them).
-    pub rules: Rules,
-    /// Komi at start-up, when given on the command line.
-    pub komi: Option<f64>,
-    /// Worker threads of the search.
-    pub threads: usize,
-    /// Seed of every random choice.
-    pub seed: u64,
-    /// Fixed playouts per move, when set.
-    pub playouts: Option<u64>,
-    /// Fixed seconds per move when no time settings are known.
-    pub move_time: Option<f64>,
-    /// Resign below this win rate (0 disables).
-    pub resign_threshold: f64,
-    /// Strength preset.
-    pub level: Level,
-    /// Search during the opponent's time.
-    pub ponder: bool,
-    /// Network lag allowance in milliseconds.
-    pub lag_milliseconds: u64,
-    /// Tree memory cap in MiB.
-    pub max_tree_megabytes: usize,
-    /// `name=value` pairs for the search parameters.
-    pub parameters: Vec<(String, String)>,
-    /// What `version` answers instead of ishi's own version (Lizzie's Leela Zero check).
-    pub version_override: Option<String>,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            size: 9,
-            rules: Rules::chinese(),
-            komi: None,
-            threads: 1,
-            seed: 0,
-            playouts: None,
-            move_time: None,
-            resign_threshold: 0.1,
-            level: Level::Hard,
-            ponder: false,
-            lag_milliseconds: 200,
-            max_tree_megabytes: 2048,
-            parameters: Vec::new(),
-            version_override: None,
-        }
-    }
-}
 
 /// What the engine decided to do with its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,12 +96,8 @@ pub struct Engine {
     search: Search,
     /// Seconds of CPU time spent generating moves.
     thinking_seconds: f64,
-    /// The time system of the game.
-    time_settings: TimeSettings,
-    /// Each colour's clock, black first.
-    clocks: [Clock; 2],
-    /// Whether the controller sent `time_left` for a colour since that colour's last move.
-    clock_reported: [bool; 2],
+    /// The time system and both clocks.
+    clocks: Clocks,
     /// End-of-game judgements of the positions seen.
     status_cache: StatusCache,
 }
@@ -202,10 +108,9 @@ impl Engine {
     /// # Errors
     /// When a `--param` name or value is not understood.
     pub fn new(settings: Settings) -> Result<Engine, String> {
-        let size = if Game::size_is_valid(settings.size) {
-            settings.size
-        } else {
-            9
+        let size = match settings.size {
+            Some(size) if Game::size_is_valid(size) => size,
+            _ => 9,
         };
         let komi = settings
             .komi
@@ -213,7 +118,10 @@ impl Engine {
         let game = Game::new(size, settings.rules, komi);
         let mut parameters = SearchParams::default();
         for (name, value) in &settings.parameters {
-            parameters.set(name, value)?;
+            // Margo's and Abalone's game options travel as parameters too.
+            if name != "swap" && name != "start" {
+                parameters.set(name, value)?;
+            }
         }
         let search = Search::new(
             parameters,
@@ -221,29 +129,26 @@ impl Engine {
             settings.seed,
             settings.max_tree_megabytes.saturating_mul(1 << 20),
         );
+        let lag = Duration::from_millis(settings.lag_milliseconds);
         Ok(Engine {
             komi_override: settings.komi,
             settings,
             game,
             search,
             thinking_seconds: 0.0,
-            time_settings: TimeSettings::Unlimited,
-            clocks: [Clock::new(&TimeSettings::Unlimited); 2],
-            clock_reported: [false; 2],
+            clocks: Clocks::new(lag),
             status_cache: StatusCache::new(),
         })
     }
 
     /// Sets the time system and fills both clocks.
     pub fn set_time_settings(&mut self, settings: TimeSettings) {
-        self.clocks = [Clock::new(&settings); 2];
-        self.clock_reported = [false; 2];
-        self.time_settings = settings;
+        self.clocks.set_settings(settings);
     }
 
     /// The time system of the game.
     pub fn time_settings(&self) -> &TimeSettings {
-        &self.time_settings
+        self.clocks.settings()
     }
 
     /// Updates a clock from GTP `time_left`.
@@ -256,33 +161,20 @@ impl Engine {
         seconds: f64,
         stones: u32,
     ) -> Result<(), TimeError> {
-        self.clocks[color.index()] = Clock::from_time_left(&self.time_settings, seconds, stones)?;
-        self.clock_reported[color.index()] = true;
-        Ok(())
+        self.clocks.set_time_left(color, seconds, stones)
     }
 
     /// The thinking budget for `color`'s next move under the clock, `None` without limits.
     pub fn time_budget(&self, color: Color) -> Option<Budget> {
         let size = self.game.size();
-        time::budget(
-            &self.time_settings,
-            &self.clocks[color.index()],
-            size * size,
-            self.game.move_count(),
-            std::time::Duration::from_millis(self.settings.lag_milliseconds),
-        )
+        self.clocks
+            .budget(color, size * size, self.game.move_count())
     }
 
     /// Charges `color`'s clock for a move that took `elapsed`, unless the controller keeps
     /// the clock itself with `time_left`.
     fn charge_clock(&mut self, color: Color, elapsed: std::time::Duration) {
-        let index = color.index();
-        if !self.clock_reported[index] {
-            let lag = std::time::Duration::from_millis(self.settings.lag_milliseconds);
-            self.clocks[index] =
-                time::charge(self.clocks[index], &self.time_settings, elapsed + lag);
-        }
-        self.clock_reported[index] = false;
+        self.clocks.charge(color, elapsed);
     }
 
     /// Loads a game from an SGF file, up to (not including) move `before_move`, and returns
@@ -458,29 +350,16 @@ impl Engine {
     /// The limits of a move search: playouts from the settings or level, time from the
     /// clock, `--move-time`, or the default.
     pub fn move_limits(&self, color: Color) -> Limits {
-        let playouts = self.settings.playouts.or(self.settings.level.playouts());
-        let mut limits = Limits {
-            playouts,
-            soft_time: None,
-            hard_time: None,
+        let bounds = move_bounds(&self.settings, self.time_budget(color));
+        Limits {
+            playouts: bounds.playouts,
+            soft_time: bounds.soft_time,
+            hard_time: bounds.hard_time,
             early_stop: true,
             excluded_root_moves: Vec::new(),
             forbid_pass: false,
             end_margin: None,
-        };
-        if let Some(budget) = self.time_budget(color) {
-            limits.soft_time = Some(budget.soft);
-            limits.hard_time = Some(budget.hard);
-        } else if let Some(seconds) = self.settings.move_time {
-            let time = Duration::from_secs_f64(seconds.max(0.01));
-            limits.soft_time = Some(time);
-            limits.hard_time = Some(time);
-        } else if playouts.is_none() {
-            let time = Duration::from_secs_f64(DEFAULT_MOVE_SECONDS);
-            limits.soft_time = Some(time);
-            limits.hard_time = Some(time);
         }
-        limits
     }
 
     /// Turns a search result into a decision: resign when hopeless, otherwise the best move.
@@ -930,6 +809,41 @@ impl Engine {
         }
     }
 
+    /// The level in force.
+    pub fn level(&self) -> Level {
+        self.settings.level
+    }
+
+    /// Sets the level of the next moves (the clock, when set, still caps the time).
+    pub fn set_level(&mut self, level: Level) {
+        self.settings.level = level;
+    }
+
+    /// Why `color` may not play `chosen` now, `None` when the move is legal.
+    pub fn illegal_reason(&self, color: Color, chosen: Move) -> Option<IllegalMove> {
+        self.game.check_move(color, chosen).err()
+    }
+
+    /// The move `level` would choose for `color` now, without playing it: a search of its
+    /// own on a fresh tree, so the level in force, the clocks and the tree the next
+    /// `genmove` reuses stay as they were.
+    pub fn hint(&mut self, color: Color, level: Level, stop: &AtomicBool) -> Decision {
+        let saved_level = self.settings.level;
+        self.settings.level = level;
+        let fresh = Search::new(
+            self.search.params().clone(),
+            self.settings.threads,
+            self.settings.seed,
+            self.settings.max_tree_megabytes.saturating_mul(1 << 20),
+        );
+        let main = std::mem::replace(&mut self.search, fresh);
+        let decision = self.choose(color, stop, None, Phase::Play);
+        let hint = std::mem::replace(&mut self.search, main);
+        drop_search_later(hint);
+        self.settings.level = saved_level;
+        decision
+    }
+
     /// The search parameters in force.
     pub fn search_parameters(&self) -> &SearchParams {
         self.search.params()
@@ -944,6 +858,16 @@ impl Engine {
         parameters.set(name, value)?;
         self.search.set_params(parameters);
         Ok(())
+    }
+}
+
+/// Frees a search (and its tree) on another thread.
+fn drop_search_later(search: Search) {
+    let spawned = std::thread::Builder::new()
+        .name("ishi-hint-free".to_string())
+        .spawn(move || drop(search));
+    if let Err(error) = spawned {
+        log::debug!("freeing the hint search in place: {error}");
     }
 }
 
@@ -984,7 +908,7 @@ mod tests {
     fn free_handicap_returns_exactly_the_count() {
         for (size, count) in [(9, 9), (9, 12), (7, 5), (19, 20), (5, 24), (2, 3)] {
             let mut engine = Engine::new(Settings {
-                size,
+                size: Some(size),
                 ..Settings::default()
             })
             .unwrap();
@@ -1028,7 +952,7 @@ mod tests {
     #[test]
     fn free_handicap_on_small_boards_avoids_the_edge() {
         let mut engine = Engine::new(Settings {
-            size: 7,
+            size: Some(7),
             ..Settings::default()
         })
         .unwrap();
