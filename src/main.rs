@@ -106,10 +106,31 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if let Some(Action::Bench) = arguments.command {
-        // The report goes to stdout: `ishi bench` is not a GTP session.
-        print!("{}", ishi::bench::bench_report(settings.threads, 1.0));
-        return;
+    match arguments.command {
+        Some(Action::Bench) => {
+            // The report goes to stdout: `ishi bench` is not a GTP session.
+            print!("{}", ishi::bench::bench_report(settings.threads, 1.0));
+            return;
+        }
+        Some(Action::Perft { depth }) => {
+            match ishi::engine::new_board_game(settings.game, &settings) {
+                Ok(Some(engine)) => {
+                    for ply in 1..=depth {
+                        println!("{ply} {}", engine.perft(ply));
+                    }
+                }
+                Ok(None) => {
+                    eprintln!("ishi: perft is for margo and abalone (--game)");
+                    std::process::exit(2);
+                }
+                Err(message) => {
+                    eprintln!("ishi: {message}");
+                    std::process::exit(2);
+                }
+            }
+            return;
+        }
+        None => {}
     }
     let engine = match Engine::new(settings) {
         Ok(engine) => engine,
