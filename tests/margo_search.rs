@@ -180,6 +180,23 @@ fn the_at_rest_fast_path_plays_like_the_full_rules() {
     }
 }
 
+#[test]
+fn bench_lines_name_the_thread_counts() {
+    let lines = bench_lines(2, 0.0);
+    assert_eq!(lines.len(), 2);
+    assert!(
+        lines[0].starts_with("margo 6x6 threads 1: "),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("margo 6x6 threads 2: "),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[1].contains("(100 playouts, "), "{}", lines[1]);
+}
+
 // ------------------------------------------------------------------------------------------
 // Measuring harnesses (ignored).
 

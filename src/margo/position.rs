@@ -336,6 +336,22 @@ impl Position {
             .any(|contact| self.cells[contact.neighbour as usize] == EMPTY)
     }
 
+    /// Whether a ball of `cell` lies beside or under the point (a possible connection).
+    #[inline]
+    fn touches_own_ball(&self, point: usize, cell: u8) -> bool {
+        let geometry = self.geometry;
+        geometry
+            .contacts(point)
+            .iter()
+            .take_while(|contact| contact.neighbour != NO_POINT)
+            .any(|contact| self.cells[contact.neighbour as usize] == cell)
+            || geometry
+                .below(point)
+                .iter()
+                .take_while(|&&lower| lower != NO_POINT)
+                .any(|&lower| self.cells[lower as usize] == cell)
+    }
+
     /// Marks, starting from the stacked points, everything connected to them.
     fn spread(
         &self,
@@ -621,8 +637,14 @@ impl Position {
     /// has one straight after the placement keeps it.
     fn placement_survives(&self, color: Color, point: Point) -> bool {
         let index = point.index();
-        if index < self.geometry.level_range(0).end && self.touches_empty_hole(index) {
-            return true;
+        if index < self.geometry.level_range(0).end {
+            if self.touches_empty_hole(index) {
+                return true;
+            }
+        } else if !self.touches_own_ball(index, cell_of(color)) {
+            // A raised ball that touches no ball of its colour is a group of its own with no
+            // board-level member, and captures cannot give it one: the balls under it stay.
+            return false;
         }
         let mut trial = *self;
         trial.put(point, color);
