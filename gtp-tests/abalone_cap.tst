@@ -10,6 +10,8 @@ play w i5h5
 #? [?game over]
 2 play b a1b2
 #? [?illegal move]
+7 ishi-illegal_reason b a1b2
+#? [game_over]
 3 all_legal_moves b
 #? []
 4 final_score

@@ -12,6 +12,9 @@ ishi-level easy
 #? [own_marble_off]
 5 ishi-illegal_reason b d4e4
 #? [not_own_line]
+# Broadside a1,a2 to b2,b3: b2 holds a black marble.
+50 ishi-illegal_reason b a1a2b2
+#? [blocked]
 6 play b c2c3
 #? []
 7 ishi-hint w
@@ -22,8 +25,9 @@ ishi-level easy
 #? [no_sumito]
 10 play b c3c4
 #? [?illegal move]
+# The hint changed nothing: without it the engine plays a2b3 here (deterministic mode).
 11 genmove b
-#? [[a-i][1-9][a-i][1-9]([a-i][1-9])?]
+#? [a2b3]
 12 undo
 #? []
 13 undo

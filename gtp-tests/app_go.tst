@@ -24,8 +24,9 @@ ishi-level easy
 #? [[A-E][1-5]]
 10 ishi-level
 #? [easy]
+# The hints changed nothing: the same engine without them plays C2 here (deterministic mode).
 11 genmove w
-#? [[A-E][1-5]]
+#? [C2]
 12 undo
 #? []
 13 undo
@@ -39,6 +40,25 @@ play b B1
 # Black's A2 and B1 captured A1; a white stone there now would have no liberty.
 16 ishi-illegal_reason w A1
 #? [suicide]
+# A ko: black C3 takes white B3; white may not retake at once, nor after two passes, when the
+# retake would repeat the whole board (positional superko under Chinese rules).
+clear_board
+play b B4
+play b A3
+play b B2
+play w C4
+play w B3
+play w C2
+play w D3
+play b C3
+19 ishi-illegal_reason w B3
+#? [ko]
+play w pass
+play b pass
+20 ishi-illegal_reason w B3
+#? [superko]
+21 play w B3
+#? [?illegal move]
 # The end: a black wall on the C line, a lone white stone in black's area. ishi proposes it
 # as dead; an app shows the proposal and plays on if the player disagrees.
 clear_board

@@ -23,8 +23,9 @@ ishi-level easy
 #? []
 10 ishi-hint b
 #? [([A-K](1|3|5|7|9|11))|swap]
+# The hint changed nothing: without it the engine plays G7 here (deterministic mode).
 11 genmove b
-#? [([A-K](1|3|5|7|9|11))|swap]
+#? [G7]
 12 undo
 #? []
 13 undo
@@ -40,3 +41,22 @@ play w A3
 #? []
 16 final_score
 #? [0]
+17 ishi-illegal_reason b L1
+#? [off_board]
+
+# Situational superko on 4x4: black E3 captures white C3; white's retake would repeat the
+# position with black to move.
+boardsize 4
+play w E5
+play b C5
+play w C3
+play b A3
+play w E1
+play b C1
+play w G3
+play b E3
+18 ishi-illegal_reason w C3
+#? [superko]
+19 play w C3
+#? [?illegal move]
+

@@ -134,6 +134,8 @@ play b G7
 #? [?game over]
 53 play w A1
 #? [?illegal move]
+59 ishi-illegal_reason w A1
+#? [game_over]
 54 final_score
 #? [B\+10]
 55 showboard
