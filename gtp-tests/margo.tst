@@ -144,5 +144,8 @@ play b G7
 #? [?game over]
 57 undo
 #? []
+# B4 names a column whose only point (level 1) holds a ball.
+60 ishi-illegal_reason b B4
+#? [occupied]
 58 all_legal_moves b
 #? [.+]
