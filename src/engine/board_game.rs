@@ -303,12 +303,15 @@ impl<P: PlayableGame> BoardEngine<P> {
         let budget = self
             .clocks
             .budget(color, self.game.time_points(), self.game.move_count());
+        let clock_running = budget.is_some();
         let bounds = move_bounds(&self.settings, budget);
         RunLimits {
             playouts: bounds.playouts,
             soft_time: bounds.soft_time,
             hard_time: bounds.hard_time,
-            early_stop: true,
+            // Stopping early banks time on a clock, or saves playouts under a playout bound;
+            // a fixed time per move (`--move-time`, the default) is spent in full.
+            early_stop: clock_running || bounds.soft_time.is_none(),
         }
     }
 
