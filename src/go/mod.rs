@@ -4,5 +4,6 @@
 //! end-of-game judgement ([`endgame`]). Knows nothing of GTP.
 
 pub mod endgame;
+pub mod learn;
 pub mod rules;
 pub mod search;

@@ -101,6 +101,12 @@ search_params! {
     expand_visits: u32 = 4,
     /// Even prior: visits at value 0.5 for every child.
     prior_even: u32 = 10,
+    /// Go: won visits of the learned move model's prior, times the square root of the move's
+    /// probability among the candidates; 0 uses the hand-made priors below instead.
+    prior_model: u32 = 160,
+    /// Go: with the move model, whether the hand-made tactical priors (captures, escapes,
+    /// dying ladders, self-ataris) are added to it.
+    prior_model_tactics: bool = true,
     /// Penalty (losses) for filling one's own eye shape.
     prior_eye: u32 = 40,
     /// Bonus (wins) for capturing a chain in atari.

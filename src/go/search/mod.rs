@@ -17,7 +17,9 @@
 //! [`Limits::end_margin`].
 
 pub mod board;
+pub mod features;
 pub mod ladder;
+pub mod move_model;
 pub mod patterns;
 pub mod playout;
 pub mod priors;

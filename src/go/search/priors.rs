@@ -1,13 +1,20 @@
 //! Prior knowledge for new tree children, as equivalent experience (virtual visits and wins)
-//! added to each child: an even prior, bonuses for captures, atari escapes, MoGo shapes and
-//! closeness to the last move (common-fate-graph distance, a chain counting as one point),
-//! penalties for self-atari, eye-shape filling, low moves in empty areas, early passes and
-//! running from atari into a ladder that dies.
-//! Knows the playout board, patterns and tactics; nothing of the tree's layout.
+//! added to each child: an even prior plus, by default, the learned move model's rating
+//! ([`crate::go::search::move_model`]: won visits growing with the square root of the move's
+//! probability). With `prior_model=0` the hand-made priors instead: bonuses for captures,
+//! atari escapes, MoGo shapes and closeness to the last move (common-fate-graph distance, a
+//! chain counting as one point), penalties for self-atari, eye-shape filling, low moves in
+//! empty areas, early passes and running from atari into a ladder that dies.
+//! Knows the playout board, patterns, tactics, features and the model; nothing of the tree's
+//! layout.
 
 use crate::color::Color;
 use crate::go::search::board::{stone_code, PlayoutBoard, BORDER, CAPACITY, EMPTY, NO_POINT};
+use crate::go::search::features::{
+    compute_features, empty_around, line_height, FeatureScratch, MoveFeatures,
+};
 use crate::go::search::ladder::LadderReader;
+use crate::go::search::move_model::{self, MoveModel};
 use crate::go::search::patterns::PatternTable;
 use crate::go::search::playout::{new_liberties, self_atari_size};
 use crate::search::domain::Prior;
@@ -19,6 +26,9 @@ pub struct PriorScratch {
     distances: Vec<u8>,
     queue: Vec<u16>,
     ladder: LadderReader,
+    features: FeatureScratch,
+    move_features: Vec<MoveFeatures>,
+    probabilities: Vec<f32>,
 }
 
 impl Default for PriorScratch {
@@ -27,6 +37,9 @@ impl Default for PriorScratch {
             distances: vec![u8::MAX; CAPACITY],
             queue: Vec::with_capacity(CAPACITY),
             ladder: LadderReader::default(),
+            features: FeatureScratch::default(),
+            move_features: Vec::new(),
+            probabilities: Vec::new(),
         }
     }
 }
@@ -99,30 +112,59 @@ pub fn compute_priors(
     priors: &mut Vec<Prior>,
 ) {
     priors.clear();
-    let knowledge = params.priors;
-    if knowledge {
+    for _ in points {
+        let mut prior = Prior::default();
+        prior.add(params.prior_even, false);
+        prior.wins += params.prior_even * RESULT_SCALE / 2;
+        priors.push(prior);
+    }
+    if !params.priors {
+        return;
+    }
+    let model = if params.prior_model > 0 {
+        move_model::shipped()
+    } else {
+        None
+    };
+    match model {
+        Some(model) => {
+            add_model_priors(board, color, params, model, scratch, points, priors);
+            if params.prior_model_tactics {
+                add_hand_priors(board, color, params, table, scratch, points, priors, true);
+            }
+        }
+        None => add_hand_priors(board, color, params, table, scratch, points, priors, false),
+    }
+}
+
+/// Adds the hand-made priors to `priors`; with `tactics_only` just the tactical terms
+/// (captures, escapes, dying ladders, self-ataris).
+#[allow(clippy::too_many_arguments)]
+fn add_hand_priors(
+    board: &PlayoutBoard,
+    color: Color,
+    params: &SearchParams,
+    table: &PatternTable,
+    scratch: &mut PriorScratch,
+    points: &[u16],
+    priors: &mut [Prior],
+    tactics_only: bool,
+) {
+    if !tactics_only {
         scratch.compute_distances(board);
     }
     let own = stone_code(color);
     let opponent = own ^ BORDER;
     let size = board.size();
-    for &point in points {
+    for (&point, prior) in points.iter().zip(priors.iter_mut()) {
         let point = point as usize;
-        let mut prior = Prior::default();
-        prior.add(params.prior_even, false);
-        prior.wins += params.prior_even * RESULT_SCALE / 2;
-        if !knowledge {
-            priors.push(prior);
-            continue;
-        }
         if point == NO_POINT {
-            if board.empty_count() * 3 > size * size {
+            if !tactics_only && board.empty_count() * 3 > size * size {
                 prior.add(params.prior_pass, false);
             }
-            priors.push(prior);
             continue;
         }
-        if board.is_eyeish(point, color) {
+        if !tactics_only && board.is_eyeish(point, color) {
             prior.add(params.prior_eye, false);
         }
         let mut captures = false;
@@ -159,6 +201,9 @@ pub fn compute_priors(
                 prior.add(params.prior_self_atari, false);
             }
         }
+        if tactics_only {
+            continue;
+        }
         if table.matches(board, point) {
             prior.add(params.prior_pattern, true);
         }
@@ -176,37 +221,32 @@ pub fn compute_priors(
                 prior.add(params.prior_empty_third_line, true);
             }
         }
-        priors.push(prior);
     }
 }
 
-/// The line of an on-board point counted from the nearest edge (1 = edge).
-pub fn line_height(board: &PlayoutBoard, point: usize) -> usize {
-    let stride = board.stride();
-    let column = point % stride;
-    let row = point / stride;
-    let size = board.size();
-    column.min(row).min(size + 1 - column).min(size + 1 - row)
-}
-
-/// Whether no stone lies within Manhattan distance 3 of `point`.
-fn empty_around(board: &PlayoutBoard, point: usize) -> bool {
-    let stride = board.stride() as isize;
-    let length = board.length() as isize;
-    for row in -3isize..=3 {
-        let span = 3 - row.abs();
-        for column in -span..=span {
-            let other = point as isize + row * stride + column;
-            if other < 0 || other >= length {
-                continue;
-            }
-            let cell = board.cell(other as usize);
-            if cell != EMPTY && cell != BORDER {
-                return false;
-            }
-        }
+/// Adds the learned move model's priors: `prior_model * sqrt(p)` won visits for a move the
+/// model gives probability `p` among the candidates (Pachi's form).
+fn add_model_priors(
+    board: &PlayoutBoard,
+    color: Color,
+    params: &SearchParams,
+    model: &MoveModel,
+    scratch: &mut PriorScratch,
+    points: &[u16],
+    priors: &mut [Prior],
+) {
+    compute_features(
+        board,
+        color,
+        points,
+        &mut scratch.features,
+        &mut scratch.move_features,
+    );
+    model.probabilities(&scratch.move_features, &mut scratch.probabilities);
+    for (prior, &probability) in priors.iter_mut().zip(scratch.probabilities.iter()) {
+        let won = (probability.sqrt() * params.prior_model as f32).round() as u32;
+        prior.add(won, true);
     }
-    true
 }
 
 #[cfg(test)]
@@ -217,8 +257,9 @@ mod tests {
     use crate::go::search::board::vertex_index as at;
     use crate::go::search::patterns;
 
-    #[test]
-    fn capture_beats_a_quiet_move_and_self_atari_is_penalised() {
+    /// The priors of E7 (a capture), H8 (quiet, empty area), A2 (a capture), D1 (a
+    /// three-stone self-atari) and pass, black to play.
+    fn example_priors(params: &SearchParams) -> Vec<Prior> {
         let rules_board = Board::from_diagram(
             ". . . . . . . . .
              . . . . . . . . .
@@ -244,17 +285,47 @@ mod tests {
         compute_priors(
             &board,
             Color::Black,
-            &SearchParams::default(),
+            params,
             patterns::table(),
             &mut scratch,
             &points,
             &mut priors,
         );
+        priors
+    }
+
+    #[test]
+    fn hand_priors_favour_the_capture_and_penalise_the_self_atari() {
+        let params = SearchParams {
+            prior_model: 0,
+            ..SearchParams::default()
+        };
+        let priors = example_priors(&params);
         // E7 captures the white stone in atari; H8 is a quiet move in an empty area.
         assert!(priors[0].value() > priors[1].value());
         // D1 is a self-atari of three black stones.
         assert!(priors[3].value() < 0.5);
-        assert_eq!(line_height(&board, at(9, "A2")), 1);
-        assert_eq!(line_height(&board, at(9, "E5")), 5);
+    }
+
+    #[test]
+    fn the_move_model_favours_the_captures_over_quiet_moves_and_the_self_atari() {
+        assert!(move_model::shipped().is_some(), "the shipped model loads");
+        let priors = example_priors(&SearchParams::default());
+        let values: Vec<f64> = priors.iter().map(Prior::value).collect();
+        assert!(values[0] > values[1], "{values:?}");
+        assert!(values[2] > values[3], "{values:?}");
+        // The model alone only adds won visits; the hand-made tactics penalise D1.
+        let model_only = example_priors(&SearchParams {
+            prior_model_tactics: false,
+            ..SearchParams::default()
+        });
+        assert!(model_only.iter().all(|prior| prior.value() >= 0.5));
+        assert!(values[3] < model_only[3].value(), "{values:?}");
+        // Only the even prior without knowledge.
+        let plain = example_priors(&SearchParams {
+            priors: false,
+            ..SearchParams::default()
+        });
+        assert!(plain.iter().all(|prior| prior.value() == 0.5));
     }
 }

@@ -1,0 +1,254 @@
+//! `ishi-train`: fits ishi's Go move model to teacher games and writes the weight file the
+//! engine ships (`models/go-moves.bin`). Holds out every k-th game of each file, reports the
+//! prediction figures of the model and of the hand-made priors on the held-out games, and
+//! can measure an existing weight file instead of fitting (`--evaluate`). A development
+//! tool, not the engine: its report goes to stdout. See `models/README.md`.
+
+use clap::Parser;
+use ishi::go::learn::fit::{
+    build_samples, candidate_total, count_patterns, evaluate, evaluate_ranking, fit, FeatureIndex,
+    FitOptions, Prediction,
+};
+use ishi::go::learn::teacher::{read_games, TeacherGame, TeacherPosition};
+use ishi::go::search::features::{compute_features, group_name, FeatureScratch, GROUP_COUNT};
+use ishi::go::search::move_model::{GroupWeights, MoveModel};
+use ishi::go::search::patterns;
+use ishi::go::search::priors::{compute_priors, PriorScratch};
+use ishi::search::SearchParams;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Fits the move model to teacher games.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Arguments {
+    /// Teacher files (JSON lines, gzip'd when the name ends in .gz); repeatable.
+    #[arg(long = "data", required = true)]
+    data: Vec<PathBuf>,
+    /// Every k-th game of each file (from the first) is held out for measurement.
+    #[arg(long, default_value_t = 10)]
+    holdout_every: usize,
+    /// Patterns seen fewer times among the training candidates share one weight.
+    #[arg(long, default_value_t = 20)]
+    min_count: u32,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 12)]
+    epochs: usize,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 256)]
+    batch: usize,
+    /// Adam's initial step size.
+    #[arg(long, default_value_t = 0.02)]
+    learning_rate: f32,
+    /// L2 penalty per weight.
+    #[arg(long, default_value_t = 1e-5)]
+    l2: f32,
+    /// Seed of the order of positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Where to write the weights.
+    #[arg(long, default_value = "models/go-moves.bin")]
+    out: PathBuf,
+    /// Measure this weight file on the held-out games instead of fitting.
+    #[arg(long)]
+    evaluate: Option<PathBuf>,
+    /// Also measure the hand-made priors on the held-out games.
+    #[arg(long)]
+    hand_priors: bool,
+    /// Print the weights of the small groups and the dictionary sizes of the model written
+    /// (or evaluated).
+    #[arg(long)]
+    describe: bool,
+}
+
+fn describe(model: &MoveModel) {
+    for (group, weights) in model.groups().iter().enumerate() {
+        let text = match weights {
+            GroupWeights::Small(values) => {
+                let values: Vec<String> =
+                    values.iter().map(|value| format!("{value:.2}")).collect();
+                values.join(" ")
+            }
+            GroupWeights::Patterns { unknown, table } => {
+                format!("{} patterns, unseen {unknown:.2}", table.len())
+            }
+        };
+        say(&format!("  {}: {text}", group_name(group)));
+    }
+}
+
+fn say(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{text}");
+    let _ = stdout.flush();
+}
+
+/// The held-out and training games of every file, with their board sizes.
+fn split(arguments: &Arguments) -> Result<(Vec<TeacherGame>, Vec<TeacherGame>), String> {
+    let mut training = Vec::new();
+    let mut held_out = Vec::new();
+    for path in &arguments.data {
+        let games = read_games(path)?;
+        say(&format!("{}: {} games", path.display(), games.len()));
+        for (number, game) in games.into_iter().enumerate() {
+            if arguments.holdout_every > 0 && number % arguments.holdout_every == 0 {
+                held_out.push(game);
+            } else {
+                training.push(game);
+            }
+        }
+    }
+    Ok((training, held_out))
+}
+
+/// Held-out measurements per board size, by a ranking of the candidates.
+fn measure_by_size(
+    label: &str,
+    held_out: &[TeacherGame],
+    rank: impl Fn(&TeacherPosition, &mut Vec<f32>) + Sync,
+) {
+    let mut sizes: Vec<usize> = held_out.iter().map(|game| game.size).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    for size in sizes {
+        let games: Vec<TeacherGame> = held_out
+            .iter()
+            .filter(|game| game.size == size)
+            .cloned()
+            .collect();
+        let prediction: Prediction = evaluate_ranking(&games, &rank);
+        say(&format!("{label} {size}x{size}: {}", prediction.summary()));
+    }
+}
+
+fn model_ranking(model: &MoveModel) -> impl Fn(&TeacherPosition, &mut Vec<f32>) + Sync + '_ {
+    move |position, scores| {
+        let mut features = Vec::new();
+        compute_features(
+            &position.board,
+            position.color,
+            &position.candidates,
+            &mut FeatureScratch::default(),
+            &mut features,
+        );
+        model.probabilities(&features, scores);
+    }
+}
+
+fn hand_ranking(position: &TeacherPosition, scores: &mut Vec<f32>) {
+    let mut priors = Vec::new();
+    compute_priors(
+        &position.board,
+        position.color,
+        &SearchParams::default(),
+        patterns::table(),
+        &mut PriorScratch::default(),
+        &position.candidates,
+        &mut priors,
+    );
+    scores.clear();
+    scores.extend(priors.iter().map(|prior| prior.value() as f32));
+    // A distribution for the cross-entropy: the values, normalised.
+    let total: f32 = scores.iter().sum();
+    if total > 0.0 {
+        for score in scores.iter_mut() {
+            *score /= total;
+        }
+    }
+}
+
+fn run(arguments: &Arguments) -> Result<(), String> {
+    let started = Instant::now();
+    let (training, held_out) = split(arguments)?;
+    say(&format!(
+        "{} training games, {} held out",
+        training.len(),
+        held_out.len()
+    ));
+    if arguments.hand_priors {
+        measure_by_size("hand priors", &held_out, hand_ranking);
+    }
+    if let Some(path) = &arguments.evaluate {
+        let bytes = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
+        let model = MoveModel::from_bytes(&bytes)?;
+        if arguments.describe {
+            describe(&model);
+        }
+        measure_by_size("model", &held_out, model_ranking(&model));
+        return Ok(());
+    }
+    let counts = count_patterns(&training);
+    let index = FeatureIndex::new(&counts, arguments.min_count);
+    let known = index.pattern_counts();
+    let dictionary: Vec<String> = (0..GROUP_COUNT)
+        .filter(|&group| known[group] > 0)
+        .map(|group| format!("{} {}", group_name(group), known[group]))
+        .collect();
+    say(&format!(
+        "patterns seen {} times or more: {}; {} weights ({:.0} s)",
+        arguments.min_count,
+        dictionary.join(", "),
+        index.weight_count,
+        started.elapsed().as_secs_f64()
+    ));
+    let samples = build_samples(&training, &index);
+    let test = build_samples(&held_out, &index);
+    say(&format!(
+        "{} training positions ({} candidates), {} held out ({:.0} s)",
+        samples.len(),
+        candidate_total(&samples),
+        test.len(),
+        started.elapsed().as_secs_f64()
+    ));
+    let options = FitOptions {
+        epochs: arguments.epochs,
+        batch: arguments.batch,
+        learning_rate: arguments.learning_rate,
+        l2: arguments.l2,
+        seed: arguments.seed,
+    };
+    let weights = fit(&samples, index.weight_count, &options, |epoch, loss| {
+        say(&format!(
+            "epoch {}: training cross-entropy {loss:.4} ({:.0} s)",
+            epoch + 1,
+            started.elapsed().as_secs_f64()
+        ));
+    });
+    say(&format!(
+        "training: {}",
+        evaluate(&samples, &weights).summary()
+    ));
+    say(&format!(
+        "held out: {}",
+        evaluate(&test, &weights).summary()
+    ));
+    let model = index.model(&weights);
+    if arguments.describe {
+        describe(&model);
+    }
+    measure_by_size("model", &held_out, model_ranking(&model));
+    let bytes = model.to_bytes();
+    std::fs::write(&arguments.out, &bytes)
+        .map_err(|error| format!("{}: {error}", arguments.out.display()))?;
+    say(&format!(
+        "wrote {} ({} weights, {} bytes) in {:.0} s",
+        arguments.out.display(),
+        model.weight_count(),
+        bytes.len(),
+        started.elapsed().as_secs_f64()
+    ));
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let arguments = Arguments::parse();
+    match run(&arguments) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "ishi-train: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

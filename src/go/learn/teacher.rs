@@ -1,0 +1,237 @@
+//! Teacher games: the JSON-lines files of `../shared/teacher/` and `scripts/teacher/` (one
+//! game a line: `size`, `moves`, `policy` per position in thousandths over the points row by
+//! row from the top-left, then pass; optional `handicap` stones placed before the first move,
+//! White then moving first), read from plain or gzip'd files, and replayed into training
+//! positions: the playout board before each move, the candidates the search would consider
+//! (legal, not filling an own eye, and pass) and the teacher's probability of each.
+//!
+//! Replays use simple ko with suicide forbidden (the teacher's rules); a game stops at the
+//! first move that is illegal there. Knows the rules core, the playout board and JSON; nothing
+//! of features or fitting.
+
+use crate::color::Color;
+use crate::go::rules::board::Board;
+use crate::go::rules::point::{parse_move, point_at, Move};
+use crate::go::search::board::{PlayoutBoard, EMPTY, NO_POINT};
+use flate2::read::GzDecoder;
+use serde_json::Value;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+/// One game as recorded by the teacher.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TeacherGame {
+    /// Board size.
+    pub size: usize,
+    /// Black stones set up before the first move (then White moves first).
+    pub handicap: Vec<Move>,
+    /// The moves played, in order.
+    pub moves: Vec<Move>,
+    /// The teacher's distribution before each move: size * size points row by row from the
+    /// top-left, then pass, in thousandths.
+    pub policy: Vec<Vec<u16>>,
+}
+
+/// One position for training: the board, the candidates and the teacher's view of them.
+pub struct TeacherPosition {
+    /// The board with the player to move's ko point and the last two moves.
+    pub board: Box<PlayoutBoard>,
+    /// The player to move.
+    pub color: Color,
+    /// Candidate points (pass is [`NO_POINT`], always last).
+    pub candidates: Vec<u16>,
+    /// The teacher's probability of each candidate, normalised over the candidates.
+    pub targets: Vec<f32>,
+    /// The index of the move the teacher played among the candidates, if it is one.
+    pub played: Option<usize>,
+}
+
+/// Reads every game of a JSON-lines file, gzip'd when its name ends in `.gz`.
+///
+/// # Errors
+/// The file cannot be read, or a line is not a teacher game (with its line number).
+pub fn read_games(path: &Path) -> Result<Vec<TeacherGame>, String> {
+    let file = File::open(path).map_err(|error| format!("{}: {error}", path.display()))?;
+    let reader: Box<dyn Read> = if path.extension().is_some_and(|extension| extension == "gz") {
+        Box::new(GzDecoder::new(file))
+    } else {
+        Box::new(file)
+    };
+    let mut games = Vec::new();
+    for (number, line) in BufReader::new(reader).lines().enumerate() {
+        let line = line.map_err(|error| format!("{}: {error}", path.display()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let game = parse_game(&line)
+            .map_err(|error| format!("{} line {}: {error}", path.display(), number + 1))?;
+        games.push(game);
+    }
+    Ok(games)
+}
+
+/// Parses one line of a teacher file.
+///
+/// # Errors
+/// Missing or malformed fields.
+pub fn parse_game(line: &str) -> Result<TeacherGame, String> {
+    let value: Value = serde_json::from_str(line).map_err(|error| error.to_string())?;
+    let size = value["size"].as_u64().ok_or("no size")? as usize;
+    if !Board::size_is_valid(size) {
+        return Err(format!("bad size {size}"));
+    }
+    let vertices = |field: &str| -> Result<Vec<Move>, String> {
+        match &value[field] {
+            Value::Null => Ok(Vec::new()),
+            Value::Array(items) => items
+                .iter()
+                .map(|item| {
+                    let text = item.as_str().ok_or("a move is not text")?;
+                    parse_move(text, size).map_err(|error| format!("{text}: {error}"))
+                })
+                .collect(),
+            _ => Err(format!("{field} is not a list")),
+        }
+    };
+    let handicap = vertices("handicap")?;
+    let moves = vertices("moves")?;
+    let rows = value["policy"].as_array().ok_or("no policy")?;
+    let policy = rows
+        .iter()
+        .map(|row| {
+            let row = row.as_array().ok_or("a policy row is not a list")?;
+            if row.len() != size * size + 1 {
+                return Err(format!("a policy row has {} entries", row.len()));
+            }
+            row.iter()
+                .map(|entry| {
+                    entry
+                        .as_u64()
+                        .map(|entry| entry.min(1000) as u16)
+                        .ok_or_else(|| "a policy entry is not a number".to_string())
+                })
+                .collect()
+        })
+        .collect::<Result<Vec<Vec<u16>>, String>>()?;
+    Ok(TeacherGame {
+        size,
+        handicap,
+        moves,
+        policy,
+    })
+}
+
+/// The policy index of a candidate point (pass is the last entry).
+fn policy_index(point: usize, size: usize) -> usize {
+    if point == NO_POINT {
+        return size * size;
+    }
+    let stride = size + 1;
+    let (column, row) = (point % stride - 1, point / stride - 1);
+    (size - 1 - row) * size + column
+}
+
+/// Replays `game` and hands each position with a policy row to `visit` (in order). A
+/// position whose candidates hold less than half of the teacher's probability is skipped
+/// (the teacher wanted a move the search never lists).
+pub fn replay(game: &TeacherGame, mut visit: impl FnMut(TeacherPosition)) {
+    let size = game.size;
+    let mut board = Board::new(size);
+    for stone in &game.handicap {
+        if let Move::Place(point) = stone {
+            if board.stone(*point).is_none() {
+                board.setup_stone(*point, Color::Black);
+            }
+        }
+    }
+    let mut color = if game.handicap.is_empty() {
+        Color::Black
+    } else {
+        Color::White
+    };
+    for (index, &played) in game.moves.iter().enumerate() {
+        let Some(row) = game.policy.get(index) else {
+            break;
+        };
+        let playout = PlayoutBoard::from_board(&board, color);
+        let mut candidates = Vec::new();
+        for row_index in 0..size {
+            for column in 0..size {
+                let point = point_at(column, row_index, size).index();
+                if playout.cell(point) == EMPTY
+                    && playout.is_legal(point, color)
+                    && !playout.is_eye(point, color)
+                {
+                    candidates.push(point as u16);
+                }
+            }
+        }
+        candidates.push(NO_POINT as u16);
+        let mut targets: Vec<f32> = candidates
+            .iter()
+            .map(|&point| row[policy_index(point as usize, size)] as f32)
+            .collect();
+        let total: f32 = targets.iter().sum();
+        let played_index = match played {
+            Move::Pass => Some(candidates.len() - 1),
+            Move::Place(point) => candidates
+                .iter()
+                .position(|&candidate| candidate as usize == point.index()),
+        };
+        if total >= 500.0 {
+            for target in targets.iter_mut() {
+                *target /= total;
+            }
+            visit(TeacherPosition {
+                board: playout,
+                color,
+                candidates,
+                targets,
+                played: played_index,
+            });
+        }
+        if board.try_play(played, color, false).is_err() {
+            break;
+        }
+        color = color.opponent();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_and_replays_a_game() {
+        let mut policy_a = vec![0u16; 5 * 5 + 1];
+        policy_a[12] = 900; // C3, the centre
+        policy_a[0] = 100; // A5
+        let mut policy_b = vec![0u16; 26];
+        policy_b[25] = 1000; // pass
+        let line = format!(
+            r#"{{"size":5,"komi":7.5,"moves":["C3","pass"],"policy":[{:?},{:?}]}}"#,
+            policy_a, policy_b
+        );
+        let game = parse_game(&line).unwrap();
+        assert_eq!(game.moves.len(), 2);
+        let mut positions = Vec::new();
+        replay(&game, |position| positions.push(position));
+        assert_eq!(positions.len(), 2);
+        let first = &positions[0];
+        assert_eq!(first.candidates.len(), 26);
+        let centre = point_at(2, 2, 5).index();
+        let played = first.played.unwrap();
+        assert_eq!(first.candidates[played] as usize, centre);
+        assert!((first.targets[played] - 0.9).abs() < 1e-6);
+        let corner = first
+            .candidates
+            .iter()
+            .position(|&point| point as usize == point_at(0, 4, 5).index())
+            .unwrap();
+        assert!((first.targets[corner] - 0.1).abs() < 1e-6);
+        assert_eq!(positions[1].color, Color::White);
+        assert_eq!(positions[1].played, Some(positions[1].candidates.len() - 1));
+        assert!(parse_game(r#"{"size":5,"moves":["Z9"],"policy":[]}"#).is_err());
+    }
+}
