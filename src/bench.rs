@@ -116,3 +116,19 @@ pub fn bench_report(threads: usize, scale: f64) -> String {
     }
     report
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The deterministic signature with the shipped move model in the priors: pinned, so a
+    /// change of the model file, the features or the search shows here (update it with the
+    /// figure `ishi bench` prints when such a change is meant).
+    #[test]
+    fn the_signature_with_the_move_model_repeats() {
+        assert!(crate::go::search::move_model::shipped().is_some());
+        let first = signature(1_000);
+        assert_eq!(first, signature(1_000));
+        assert_eq!(first, ("E5".to_string(), 10_987));
+    }
+}
