@@ -1,17 +1,25 @@
 //! The speed benchmark: playouts per second of whole Go searches (tree, priors and playouts)
-//! from the empty board, light and heavy, 9x9 and 19x19, on one and N threads, plus a
+//! from the empty board, light and heavy, 9x9 and 19x19, on one and N threads, each also as
+//! a ratio to a bare light playout loop on the same board code measured in the same run (so
+//! figures compare across machines), plus a
 //! deterministic signature (best move and node count of a fixed single-threaded search)
 //! that must not change unless the search's behaviour does; then Margo's and Abalone's own
 //! lines (empty 6x6; the Belgian start, MCTS and alpha-beta). Knows only the games' public
 //! search APIs.
 
+use crate::color::Color;
 use crate::go::rules::game::Game;
 use crate::go::rules::point::move_text;
 use crate::go::rules::rules::Rules;
+use crate::go::search::board::{PlayoutBoard, NO_POINT};
+use crate::go::search::playout::random_move;
 use crate::go::search::{Limits, Search};
+use crate::search::random::Random;
 use crate::search::{PlayoutPolicy, SearchParams};
 use std::fmt::Write;
+use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// One measured search.
 #[derive(Clone, Debug)]
@@ -63,6 +71,41 @@ pub fn bench_case(size: usize, policy: PlayoutPolicy, threads: usize, playouts: 
     }
 }
 
+/// The bare light playout loop on the search's own board code, as the reference for every
+/// Go figure: from the empty board, uniformly random legal moves that do not fill an own
+/// eye, simple ko, until two passes (or three moves per point), then the area count; no tree,
+/// no priors, no move list. Returns playouts per second of one thread.
+pub fn bare_loop(size: usize, playouts: u64) -> f64 {
+    let empty = PlayoutBoard::new(size);
+    let mut board = PlayoutBoard::new(size);
+    let mut random = Random::new(1);
+    let limit = size * size * 3;
+    let mut checksum = 0i64;
+    let started = Instant::now();
+    for _ in 0..playouts {
+        board.copy_from(&empty);
+        let mut color = Color::Black;
+        let mut passes = 0;
+        for _ in 0..limit {
+            let point = random_move(&mut board, color, &mut random, None);
+            if point == NO_POINT {
+                board.pass();
+                passes += 1;
+                if passes >= 2 {
+                    break;
+                }
+            } else {
+                board.play(point, color);
+                passes = 0;
+            }
+            color = color.opponent();
+        }
+        checksum += board.area_margin() as i64;
+    }
+    black_box(checksum);
+    playouts as f64 / started.elapsed().as_secs_f64().max(1e-9)
+}
+
 /// The deterministic signature: `(best move, node count)` of a heavy 9x9 search of
 /// `playouts` playouts, one thread, seed 1.
 pub fn signature(playouts: u64) -> (String, usize) {
@@ -92,14 +135,28 @@ pub fn bench_report(threads: usize, scale: f64) -> String {
         (19, PlayoutPolicy::Light, 40_000.0),
         (19, PlayoutPolicy::Heavy, 10_000.0),
     ];
+    let mut bare = [0.0f64; 2];
+    for (slot, size) in [9usize, 19].into_iter().enumerate() {
+        let count = ((if size == 9 { 200_000.0 } else { 40_000.0 } * scale) as u64).max(100);
+        bare[slot] = bare_loop(size, count);
+        let _ = writeln!(
+            report,
+            "{size}x{size} bare loop threads 1: {:>9.0} playouts/s ({count} playouts, no tree)",
+            bare[slot]
+        );
+    }
     for (size, policy, playouts) in cases {
         for &thread_count in &thread_counts {
             let count = ((playouts * scale) as u64).max(100);
             let case = bench_case(size, policy, thread_count, count);
+            let reference = bare[(size == 19) as usize];
             let _ = writeln!(
                 report,
-                "{size}x{size} {policy:<5} threads {thread_count}: {:>9.0} playouts/s ({} playouts, {} nodes)",
-                case.rate, case.playouts, case.nodes
+                "{size}x{size} {policy:<5} threads {thread_count}: {:>9.0} playouts/s ({:.2} of the bare loop; {} playouts, {} nodes)",
+                case.rate,
+                case.rate / reference,
+                case.playouts,
+                case.nodes
             );
         }
     }
@@ -129,6 +186,6 @@ mod tests {
         assert!(crate::go::search::move_model::shipped().is_some());
         let first = signature(1_000);
         assert_eq!(first, signature(1_000));
-        assert_eq!(first, ("E5".to_string(), 10_987));
+        assert_eq!(first, ("E5".to_string(), 11_313));
     }
 }

@@ -9,6 +9,7 @@ use ishi::go::learn::fit::{
     build_samples, candidate_total, count_patterns, evaluate, evaluate_ranking, fit, FeatureIndex,
     FitOptions, Prediction,
 };
+use ishi::go::learn::local::ShapeIndex;
 use ishi::go::learn::teacher::{read_games, TeacherGame, TeacherPosition};
 use ishi::go::search::features::{compute_features, group_name, FeatureScratch, GROUP_COUNT};
 use ishi::go::search::move_model::{GroupWeights, MoveModel};
@@ -51,6 +52,9 @@ struct Arguments {
     /// Where to write the weights.
     #[arg(long, default_value = "models/go-moves.bin")]
     out: PathBuf,
+    /// Where to write the playouts' answer shapes (fitted after the move model).
+    #[arg(long, default_value = "models/go-playout.bin")]
+    playout_out: PathBuf,
     /// Measure this weight file on the held-out games instead of fitting.
     #[arg(long)]
     evaluate: Option<PathBuf>,
@@ -238,6 +242,40 @@ fn run(arguments: &Arguments) -> Result<(), String> {
         model.weight_count(),
         bytes.len(),
         started.elapsed().as_secs_f64()
+    ));
+    fit_playout_shapes(arguments, &training, &held_out, &options)?;
+    say(&format!("done in {:.0} s", started.elapsed().as_secs_f64()));
+    Ok(())
+}
+
+/// Fits and writes the playouts' answer shapes.
+fn fit_playout_shapes(
+    arguments: &Arguments,
+    training: &[TeacherGame],
+    held_out: &[TeacherGame],
+    options: &FitOptions,
+) -> Result<(), String> {
+    let index = ShapeIndex::new(training, arguments.min_count);
+    let samples = index.samples(training);
+    let test = index.samples(held_out);
+    let weights = fit(&samples, index.weight_count, options, |_, _| {});
+    say(&format!(
+        "playout shapes: {} known; held out: {}",
+        index.weight_count - 2,
+        evaluate(&test, &weights).summary()
+    ));
+    let patterns = index.patterns(&weights);
+    say(&format!(
+        "  answering elsewhere {:.2}, unseen shape {:.2}",
+        patterns.elsewhere, patterns.unknown
+    ));
+    let bytes = patterns.to_bytes();
+    std::fs::write(&arguments.playout_out, &bytes)
+        .map_err(|error| format!("{}: {error}", arguments.playout_out.display()))?;
+    say(&format!(
+        "wrote {} ({} bytes)",
+        arguments.playout_out.display(),
+        bytes.len()
     ));
     Ok(())
 }

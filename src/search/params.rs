@@ -142,6 +142,9 @@ search_params! {
     playout_nakade: f64 = 0.8,
     /// Heavy playouts: probability of answering with a 3x3 pattern around the last move.
     playout_pattern: f64 = 0.9,
+    /// Heavy playouts: answer the last move by the learned 3x3 shape gammas (with
+    /// `playout_pattern` as the probability of trying) instead of MoGo's shapes.
+    playout_learned_shapes: bool = false,
     /// Heavy playouts: probability of refusing a random move that is a self-atari.
     playout_self_atari_reject: f64 = 0.9,
     /// Heavy playouts: largest self-atari chain allowed anyway (throw-ins and nakade).

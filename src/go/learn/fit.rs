@@ -163,7 +163,9 @@ impl FeatureIndex {
 
 /// A training position: each candidate's weight indices and the teacher's distribution.
 pub struct Sample {
-    /// Weight indices, [`GROUP_COUNT`] per candidate, `u32::MAX` where a group does not apply.
+    /// Weight indices per candidate.
+    width: usize,
+    /// Weight indices, `width` per candidate, `u32::MAX` where a feature does not apply.
     features: Vec<u32>,
     /// The teacher's probability of each candidate.
     targets: Vec<f32>,
@@ -172,13 +174,24 @@ pub struct Sample {
 }
 
 impl Sample {
+    /// A position of `width` weight indices per candidate.
+    pub fn new(width: usize, features: Vec<u32>, targets: Vec<f32>, played: Option<u32>) -> Sample {
+        debug_assert_eq!(features.len(), width * targets.len());
+        Sample {
+            width,
+            features,
+            targets,
+            played,
+        }
+    }
+
     fn candidate_count(&self) -> usize {
         self.targets.len()
     }
 
     fn strengths(&self, weights: &[f32], strengths: &mut Vec<f32>) {
         strengths.clear();
-        for candidate in self.features.chunks_exact(GROUP_COUNT) {
+        for candidate in self.features.chunks_exact(self.width) {
             let mut sum = 0.0;
             for &index in candidate {
                 if index != u32::MAX {
@@ -205,6 +218,7 @@ pub fn build_samples(games: &[TeacherGame], index: &FeatureIndex) -> Vec<Sample>
                     }
                 }
                 samples.push(Sample {
+                    width: GROUP_COUNT,
                     features,
                     targets: position.targets,
                     played: position.played.map(|played| played as u32),
@@ -290,7 +304,8 @@ fn batch_gradient(
                 let sample = &samples[position];
                 sample.strengths(weights, &mut strengths);
                 softmax(&mut strengths);
-                for (candidate, features) in sample.features.chunks_exact(GROUP_COUNT).enumerate() {
+                for (candidate, features) in sample.features.chunks_exact(sample.width).enumerate()
+                {
                     let target = sample.targets[candidate];
                     if target > 0.0 {
                         loss -= target as f64 * (strengths[candidate].max(1e-12) as f64).ln();

@@ -13,7 +13,7 @@ use crate::color::Color;
 use crate::go::rules::board::Board;
 use crate::go::rules::point::{parse_move, point_at, Move};
 use crate::go::search::board::{PlayoutBoard, EMPTY, NO_POINT};
-use flate2::read::GzDecoder;
+use flate2::read::MultiGzDecoder;
 use serde_json::Value;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
@@ -54,7 +54,7 @@ pub struct TeacherPosition {
 pub fn read_games(path: &Path) -> Result<Vec<TeacherGame>, String> {
     let file = File::open(path).map_err(|error| format!("{}: {error}", path.display()))?;
     let reader: Box<dyn Read> = if path.extension().is_some_and(|extension| extension == "gz") {
-        Box::new(GzDecoder::new(file))
+        Box::new(MultiGzDecoder::new(file))
     } else {
         Box::new(file)
     };

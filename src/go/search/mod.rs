@@ -22,6 +22,7 @@ pub mod ladder;
 pub mod move_model;
 pub mod patterns;
 pub mod playout;
+pub mod playout_patterns;
 pub mod priors;
 pub mod search_game;
 

@@ -13,7 +13,8 @@
 
 use crate::color::Color;
 use crate::go::search::board::{stone_code, PlayoutBoard, BORDER, EMPTY, NO_POINT};
-use crate::go::search::patterns::{self, PatternTable};
+use crate::go::search::patterns::{self, code_at, PatternTable};
+use crate::go::search::playout_patterns::{self, PlayoutGammas};
 use crate::search::domain::{encode, Outcome};
 use crate::search::params::{PlayoutPolicy, SearchParams};
 use crate::search::random::{threshold, Random};
@@ -36,6 +37,8 @@ pub struct PlayoutSettings {
     pattern: u64,
     self_atari_reject: u64,
     self_atari_nakade: usize,
+    /// The learned answer shapes, when the parameters ask for them and they load.
+    shapes: Option<&'static PlayoutGammas>,
 }
 
 impl PlayoutSettings {
@@ -58,6 +61,11 @@ impl PlayoutSettings {
             pattern: threshold(params.playout_pattern),
             self_atari_reject: threshold(params.playout_self_atari_reject),
             self_atari_nakade: params.playout_self_atari_nakade as usize,
+            shapes: if params.playout_learned_shapes {
+                playout_patterns::shipped()
+            } else {
+                None
+            },
         }
     }
 }
@@ -358,7 +366,13 @@ fn local_move(
         }
     }
 
-    // MoGo shapes around the last move.
+    // Learned answer shapes, or MoGo's, around the last move.
+    if let Some(shapes) = settings.shapes {
+        if random.chance(settings.pattern) {
+            return learned_answer(board, last, color, random, settings, shapes);
+        }
+        return None;
+    }
     if random.chance(settings.pattern) {
         for point in board.ring(last) {
             if board.cell(point) == EMPTY && table.matches(board, point) {
@@ -368,6 +382,54 @@ fn local_move(
         if let Some(point) = pick_sensible(board, &mut candidates, color, random, settings, false) {
             return Some(point);
         }
+    }
+    None
+}
+
+/// An empty neighbour of the last move drawn by the learned gammas of its shape, or `None`
+/// when the draw falls on answering elsewhere (or no neighbour is sensible).
+fn learned_answer(
+    board: &PlayoutBoard,
+    last: usize,
+    color: Color,
+    random: &mut Random,
+    settings: &PlayoutSettings,
+    shapes: &PlayoutGammas,
+) -> Option<usize> {
+    let mut points = [NO_POINT; 8];
+    let mut gammas = [0.0f32; 8];
+    let mut count = 0;
+    let mut total = shapes.elsewhere;
+    for point in board.ring(last) {
+        if board.cell(point) == EMPTY {
+            let gamma = shapes.gamma(code_at(board, point), color);
+            points[count] = point;
+            gammas[count] = gamma;
+            total += gamma;
+            count += 1;
+        }
+    }
+    while count > 0 {
+        let mut draw = (random.next_u64() >> 40) as f32 * (1.0 / (1u64 << 24) as f32) * total;
+        let mut chosen = count;
+        for index in 0..count {
+            draw -= gammas[index];
+            if draw < 0.0 {
+                chosen = index;
+                break;
+            }
+        }
+        if chosen == count {
+            return None;
+        }
+        let point = points[chosen];
+        if sensible(board, point, color, settings) {
+            return Some(point);
+        }
+        total -= gammas[chosen];
+        count -= 1;
+        points[chosen] = points[count];
+        gammas[chosen] = gammas[count];
     }
     None
 }
