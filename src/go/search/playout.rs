@@ -412,8 +412,8 @@ fn learned_answer(
     while count > 0 {
         let mut draw = (random.next_u64() >> 40) as f32 * (1.0 / (1u64 << 24) as f32) * total;
         let mut chosen = count;
-        for index in 0..count {
-            draw -= gammas[index];
+        for (index, gamma) in gammas[..count].iter().enumerate() {
+            draw -= gamma;
             if draw < 0.0 {
                 chosen = index;
                 break;
