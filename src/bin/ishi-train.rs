@@ -6,12 +6,12 @@
 
 use clap::Parser;
 use ishi::go::learn::fit::{
-    build_samples, candidate_total, count_patterns, evaluate, evaluate_ranking, fit, FeatureIndex,
-    FitOptions, Prediction,
+    build_samples, candidate_total, count_patterns, evaluate, evaluate_ranking, fit,
+    rank_with_model, FeatureIndex, FitOptions, Prediction,
 };
 use ishi::go::learn::local::ShapeIndex;
 use ishi::go::learn::teacher::{read_games, TeacherGame, TeacherPosition};
-use ishi::go::search::features::{compute_features, group_name, FeatureScratch, GROUP_COUNT};
+use ishi::go::search::features::{group_name, GROUP_COUNT};
 use ishi::go::search::move_model::{GroupWeights, MoveModel};
 use ishi::go::search::patterns;
 use ishi::go::search::priors::{compute_priors, PriorScratch};
@@ -128,17 +128,7 @@ fn measure_by_size(
 }
 
 fn model_ranking(model: &MoveModel) -> impl Fn(&TeacherPosition, &mut Vec<f32>) + Sync + '_ {
-    move |position, scores| {
-        let mut features = Vec::new();
-        compute_features(
-            &position.board,
-            position.color,
-            &position.candidates,
-            &mut FeatureScratch::default(),
-            &mut features,
-        );
-        model.probabilities(&features, scores);
-    }
+    move |position, scores| rank_with_model(model, position, scores)
 }
 
 fn hand_ranking(position: &TeacherPosition, scores: &mut Vec<f32>) {

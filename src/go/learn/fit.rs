@@ -450,6 +450,19 @@ pub fn evaluate_ranking(
         .reduce(Prediction::default, Prediction::merge)
 }
 
+/// Rates the candidates of `position` with `model`: its probabilities, in `scores`.
+pub fn rank_with_model(model: &MoveModel, position: &TeacherPosition, scores: &mut Vec<f32>) {
+    let mut features = Vec::new();
+    compute_features(
+        &position.board,
+        position.color,
+        &position.candidates,
+        &mut FeatureScratch::default(),
+        &mut features,
+    );
+    model.probabilities(&features, scores);
+}
+
 /// Total candidates over the samples (for reports).
 pub fn candidate_total(samples: &[Sample]) -> usize {
     samples.iter().map(Sample::candidate_count).sum()
@@ -497,15 +510,7 @@ mod tests {
         // The model made from the weights rates positions as the fit does.
         let model = index.model(&weights);
         let prediction = evaluate_ranking(&games, |position, scores| {
-            let mut features = Vec::new();
-            compute_features(
-                &position.board,
-                position.color,
-                &position.candidates,
-                &mut FeatureScratch::default(),
-                &mut features,
-            );
-            model.probabilities(&features, scores);
+            rank_with_model(&model, position, scores)
         });
         assert_eq!(prediction.top1, 8);
         assert!((prediction.cross_entropy - after.cross_entropy).abs() < 1e-3);
