@@ -179,6 +179,6 @@ mod tests {
         assert!(crate::go::search::move_model::shipped().is_some());
         let first = signature(1_000);
         assert_eq!(first, signature(1_000));
-        assert_eq!(first, ("E5".to_string(), 11_313));
+        assert_eq!(first, ("D5".to_string(), 10_328));
     }
 }

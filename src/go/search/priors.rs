@@ -225,7 +225,8 @@ fn add_hand_priors(
 }
 
 /// Adds the learned move model's priors: `prior_model * sqrt(p)` won visits for a move the
-/// model gives probability `p` among the candidates (Pachi's form).
+/// model gives probability `p` among the candidates (Pachi's form); the pass gets the
+/// hand-made pass prior instead.
 fn add_model_priors(
     board: &PlayoutBoard,
     color: Color,
@@ -243,7 +244,20 @@ fn add_model_priors(
         &mut scratch.move_features,
     );
     model.probabilities(&scratch.move_features, &mut scratch.probabilities);
-    for (prior, &probability) in priors.iter_mut().zip(scratch.probabilities.iter()) {
+    let size = board.size();
+    for ((prior, &probability), &point) in priors
+        .iter_mut()
+        .zip(scratch.probabilities.iter())
+        .zip(points.iter())
+    {
+        if point as usize == NO_POINT {
+            // The teacher passes as its own rules allow; ishi's passes follow its end-of-game
+            // judgement, so the pass keeps the hand-made prior.
+            if board.empty_count() * 3 > size * size {
+                prior.add(params.prior_pass, false);
+            }
+            continue;
+        }
         let won = (probability.sqrt() * params.prior_model as f32).round() as u32;
         prior.add(won, true);
     }
@@ -319,7 +333,9 @@ mod tests {
             prior_model_tactics: false,
             ..SearchParams::default()
         });
-        assert!(model_only.iter().all(|prior| prior.value() >= 0.5));
+        assert!(model_only[..4].iter().all(|prior| prior.value() >= 0.5));
+        // The pass keeps the hand-made prior: penalised while the board is open.
+        assert!(model_only[4].value() < 0.5);
         assert!(values[3] < model_only[3].value(), "{values:?}");
         // Only the even prior without knowledge.
         let plain = example_priors(&SearchParams {
