@@ -610,6 +610,29 @@ def tsv_row(record: Record) -> str:
     return "\t".join(values)
 
 
+def record_of_row(row: str) -> Record:
+    """A finished game read back from a results.tsv row (for --resume).
+
+    The row keeps the result, the reason, the move count and the think times, which is
+    all the tally needs; the move list itself stays in the game's own file."""
+    fields = row.rstrip("\n").split("\t")
+    if len(fields) != len(TSV_COLUMNS):
+        raise ValueError(f"results.tsv row with {len(fields)} fields: {row.strip()!r}")
+    values = dict(zip(TSV_COLUMNS, fields))
+    a_colour = BLACK if values["a_colour"] == COLOUR_WORD[BLACK] else WHITE
+    first_colour = a_colour if values["first"] == "A" else match.opposite(a_colour)
+    record = Record(int(values["game"]), a_colour, first_colour,
+                    moves=[None] * int(values["moves"]), result=values["result"],
+                    reason="" if values["reason"] == "-" else values["reason"],
+                    seconds={"A": float(values["a_seconds"]), "B": float(values["b_seconds"])})
+    if values["detail"] != "-":
+        record.notes.append(values["detail"])
+    outcome = record.outcome_for_a()
+    if outcome in ("win", "loss") and record.reason in FAULTS:
+        record.loser_role = "B" if outcome == "win" else "A"
+    return record
+
+
 def empty_counts() -> dict:
     return {"win": 0, "draw": 0, "loss": 0}
 
@@ -743,6 +766,15 @@ class GamesMatch:
             line += ": " + "; ".join(record.messages)
         return line
 
+    def resume(self) -> None:
+        """Reads back the games an earlier run of the same match finished."""
+        path = self.config.out_directory / "results.tsv"
+        if path.exists():
+            for row in path.read_text(encoding="utf-8").splitlines()[1:]:
+                if row.strip():
+                    record = record_of_row(row)
+                    self.records[record.index] = record
+
     def run(self, parallel: int) -> None:
         abort = threading.Event()
         next_index = 0
@@ -751,10 +783,14 @@ class GamesMatch:
                                                          thread_name_prefix="game")
         try:
             while True:
+                while next_index in self.records:
+                    next_index += 1
                 while (self.verdict is None and next_index < self.config.games
                        and len(running) < parallel):
                     running.add(executor.submit(play_game, self.config, next_index, abort))
                     next_index += 1
+                    while next_index in self.records:
+                        next_index += 1
                 if not running:
                     break
                 finished, running = concurrent.futures.wait(
@@ -857,6 +893,20 @@ class SummaryTest(unittest.TestCase):
         self.assertEqual(tsv_row(records[4]).split("\t")[:6],
                          ["0004", "black", "A", "W+F", "illegal", "0"])
 
+    def test_resume_reads_back_the_tally(self):
+        records = []
+        for index, result, reason, loser in ((0, "B+2", "end", None), (1, "B+R", "resign", "A"),
+                                             (2, "0", "end", None), (3, "W+F", "illegal", "B")):
+            record = Record(index, a_colour_of(index), first_colour_of("margo", index),
+                            moves=["a"] * (index + 3), result=result, reason=reason,
+                            loser_role=loser)
+            record.seconds = {"A": 2.5, "B": 1.0}
+            records.append(record)
+        read_back = [record_of_row(tsv_row(record)) for record in records]
+        self.assertEqual(tally(read_back), tally(records))
+        self.assertEqual([record.first_role for record in read_back],
+                         [record.first_role for record in records])
+
 
 def run_self_test() -> int:
     suite = unittest.TestSuite()
@@ -916,6 +966,8 @@ def parse_arguments(arguments: list[str]) -> argparse.Namespace:
     parser.add_argument("--beta", type=float, default=0.05)
     parser.add_argument("--out", metavar="DIR", help="output (default matches/GAME-<timestamp>)")
     parser.add_argument("--force", action="store_true", help="overwrite a results.tsv in --out")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the games finished in --out's results.tsv and play the rest")
     parser.add_argument("--quiet-stderr", action="store_true", help="no logs/*.stderr")
     parser.add_argument("--log-gtp", action="store_true", help="keep logs/game-NNNN.gtp")
     parser.add_argument("--self-test", action="store_true", help="run the unit tests and exit")
@@ -962,12 +1014,13 @@ def parse_arguments(arguments: list[str]) -> argparse.Namespace:
     return options
 
 
-def prepare_out_directory(requested: str | None, game: str, force: bool) -> Path:
+def prepare_out_directory(requested: str | None, game: str, force: bool,
+                          resume: bool = False) -> Path:
     if requested is None:
         directory = Path("matches") / f"{game}-{datetime.datetime.now():%Y%m%d-%H%M%S}"
     else:
         directory = Path(requested)
-        if (directory / "results.tsv").exists() and not force:
+        if (directory / "results.tsv").exists() and not (force or resume):
             raise ValueError(f"{directory / 'results.tsv'} exists; use --force to overwrite")
     (directory / "logs").mkdir(parents=True, exist_ok=True)
     return directory
@@ -978,7 +1031,8 @@ def main(arguments: list[str]) -> int:
     if options.self_test:
         return run_self_test()
     try:
-        out_directory = prepare_out_directory(options.out, options.game, options.force)
+        out_directory = prepare_out_directory(options.out, options.game, options.force,
+                                              options.resume)
     except (OSError, ValueError) as error:
         print(f"games_match.py: {error}", file=sys.stderr)
         return 2
@@ -1008,6 +1062,12 @@ def main(arguments: list[str]) -> int:
         max_moves=options.max_moves, out_directory=out_directory,
         quiet_stderr=options.quiet_stderr, log_gtp=options.log_gtp)
     games_match = GamesMatch(config, options.sprt)
+    if options.resume:
+        try:
+            games_match.resume()
+        except (OSError, ValueError) as error:
+            print(f"games_match.py: {error}", file=sys.stderr)
+            return 2
     print(f"{config.describe_game()}: engine A {engines['A'].display_name}, engine B "
           f"{engines['B'].display_name}, referee {referee.display_name}; output in "
           f"{out_directory}", flush=True)
