@@ -137,6 +137,9 @@ pub struct PointVerdict {
     /// The player this point is a point of territory for (under a dead stone too; the dead
     /// stone itself is a prisoner besides), `None` when it counts for nobody.
     pub territory: Option<Color>,
+    /// The colour whose region (the points reached by its live stones only) holds this point,
+    /// `None` for dame.
+    pub region: Option<Color>,
     /// The colour of the group in seki (without two eyes) this point is part of, stones and
     /// the space they surround.
     pub seki: Option<Color>,
@@ -898,6 +901,7 @@ impl<'a> Analysis<'a> {
                 continue;
             };
             let color = self.regions[region].color;
+            verdict.region = Some(color);
             let eyes: usize = self.regions[region]
                 .eyes
                 .iter()
