@@ -469,6 +469,27 @@ mod tests {
     }
 
     #[test]
+    fn a_point_the_owner_must_fill_counts_only_under_area_rules() {
+        // White's E3 is in atari; its liberty E2 must be filled by white before the count.
+        let board = Board::from_diagram(
+            "
+            . . . . .
+            . . . . X
+            X X X X O
+            O O O O .
+            . . . . O",
+        )
+        .unwrap();
+        let status = StoneStatus::all_alive(&board);
+        let territory = score(&board, &status, &Rules::japanese(), 0.0, 0);
+        // Black: row 5 and A4-D4. White: A1-D1, not E2.
+        assert_eq!((territory.black, territory.white), (9.0, 4.0));
+        let area = score(&board, &status, &Rules::chinese(), 0.0, 0);
+        // Area: black 9 + 5 stones; white 4 + E2 + 6 stones.
+        assert_eq!((area.black, area.white), (14.0, 11.0));
+    }
+
+    #[test]
     fn dame_between_colours_count_for_nobody() {
         let board = Board::from_diagram(
             "

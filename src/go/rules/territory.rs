@@ -1073,3 +1073,96 @@ fn connected_pieces(grid: &MarkedGrid, points: &[usize], removed: &[usize]) -> V
     }
     pieces
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A grid from rows written top first: `x`/`o` stones, `b`/`w` stones marked dead.
+    fn grid(rows: &[&str]) -> MarkedGrid {
+        let mut grid = MarkedGrid::new(rows[0].len(), rows.len());
+        for (y, row) in rows.iter().enumerate() {
+            for (x, symbol) in row.bytes().enumerate() {
+                let (stone, dead) = match symbol {
+                    b'x' => (Some(Color::Black), false),
+                    b'o' => (Some(Color::White), false),
+                    b'b' => (Some(Color::Black), true),
+                    b'w' => (Some(Color::White), true),
+                    _ => (None, false),
+                };
+                grid.set(x, y, stone, dead);
+            }
+        }
+        grid
+    }
+
+    /// The territory map as rows: `B`/`W` territory, `s` seki, `f` unscorable false eye.
+    fn picture(rows: &[&str]) -> Vec<String> {
+        let grid = grid(rows);
+        let verdicts = territory_verdicts(&grid);
+        (0..grid.height())
+            .map(|y| {
+                (0..grid.width())
+                    .map(|x| {
+                        let verdict = verdicts[y * grid.width() + x];
+                        match (
+                            verdict.territory,
+                            verdict.seki,
+                            verdict.unscorable_false_eye,
+                        ) {
+                            (Some(Color::Black), _, _) => 'B',
+                            (Some(Color::White), _, _) => 'W',
+                            (None, Some(_), _) => 's',
+                            (None, None, true) => 'f',
+                            _ => '.',
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_liberty_of_a_lone_stone_in_atari_counts_for_nobody() {
+        // White's stone at the right end of the third row is in atari; its liberty below
+        // is white's but must be filled (black could take it as a ko).
+        let map = picture(&[
+            ".......", "......x", "xxxxxxo", "oooooo.", "......o", ".......",
+        ]);
+        assert_eq!(
+            map,
+            ["BBBBBBB", "BBBBBB.", ".......", "......f", "WWWWWW.", "WWWWWWW"]
+        );
+    }
+
+    #[test]
+    fn dead_stones_are_removed_and_their_points_count() {
+        let map = picture(&["..x.o.", ".wx.ob", "..x.o.", "..x.o."]);
+        assert_eq!(map, ["BB...W", "BB...W", "BB...W", "BB...W"]);
+    }
+
+    #[test]
+    fn a_seki_without_eyes_gives_nobody_anything() {
+        // Black's four stones at the top and white's three share the liberties between
+        // them; the outer groups live. The seki and its liberties count for nobody.
+        let map = picture(&[
+            "..ox.ox..",
+            "..ox.ox..",
+            "..oxxox..",
+            "oooooxx..",
+            "....ox...",
+            "....ox...",
+        ]);
+        assert_eq!(
+            map,
+            [
+                "WW.s.s.BB",
+                "WW.s.s.BB",
+                "WW.sss.BB",
+                ".......BB",
+                "WWWW..BBB",
+                "WWWW..BBB",
+            ]
+        );
+    }
+}
