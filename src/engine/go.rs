@@ -14,7 +14,7 @@ use crate::go::rules::rules::{Rules, Scoring};
 use crate::go::rules::score::{self, Score, StoneStatus};
 use crate::go::rules::sgf;
 use crate::go::rules::territory;
-use crate::go::search::{Limits, Reporter, Search, SearchSummary};
+use crate::go::search::{Limits, Reporter, Search, SearchSummary, LATE_ROOT_PASS_SHARE};
 use crate::search::SearchParams;
 use crate::time::{Budget, TimeError, TimeSettings};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -69,6 +69,24 @@ fn score_with(game: &Game, status: &StoneStatus) -> Score {
         game.komi(),
         game.handicap(),
     )
+}
+
+/// Whether `game` is played under territory rules with a friendly pass (not capture Go):
+/// the rules [`Engine::finish_under_territory`] applies to.
+fn plays_territory_finish(game: &Game) -> bool {
+    let rules = game.rules();
+    rules.scoring == Scoring::Territory
+        && rules.friendly_pass_ok
+        && rules.capture_target().is_none()
+}
+
+/// Late enough for territory play to search the pass: stones on at least this share of the
+/// board (1/divisor).
+const LATE_STONES_DIVISOR: usize = 3;
+
+fn is_late_for_territory(board: &crate::go::rules::board::Board) -> bool {
+    let [black, white] = board.stone_counts();
+    (black + white) * LATE_STONES_DIVISOR >= board.size() * board.size()
 }
 
 /// Territory play checks whether a move throws a point away only where the search's
@@ -371,6 +389,7 @@ impl Engine {
             excluded_root_moves: Vec::new(),
             forbid_pass: false,
             end_margin: None,
+            root_pass_share: None,
         }
     }
 
@@ -766,7 +785,13 @@ impl Engine {
         }
         let mut limits = self.move_limits(color);
         match phase {
-            Phase::Play => limits.end_margin = self.end_margin(&game),
+            Phase::Play => {
+                limits.end_margin = self.end_margin(&game);
+                if plays_territory_finish(&game) && is_late_for_territory(game.board()) {
+                    // The pass that may replace a wasted stone must have been searched.
+                    limits.root_pass_share = Some(LATE_ROOT_PASS_SHARE);
+                }
+            }
             Phase::Cleanup => self.restrict_to_cleanup(&game, color, &mut limits),
         }
         // The end-of-game judgement above came out of this move's time.
@@ -800,10 +825,12 @@ impl Engine {
     /// settled position it plays one of those (or passes) rather than a stone that throws a
     /// point away at the count: one in its own territory on a point the opponent could not
     /// use (capturing stones already dead included), or one in the opponent's territory. The
-    /// search's move stands when the search expects to win with it and either finds passing
-    /// much worse or, for a stone in the opponent's territory, did not search the pass while
-    /// the stone threatens a capture or passing loses at the count. Area rules, capture Go
-    /// and Tromp-Taylor are left alone.
+    /// search's move stands when the search expects to win with it, no chain in atari of its
+    /// own can be saved instead, and either the pass was not searched (for a stone in the
+    /// opponent's territory: and the stone threatens a capture or passing loses at the count)
+    /// or the search finds passing much worse. Under territory rules late in the game (stones
+    /// on a third of the board) the root's pass gets 5% of the visits so that it is searched.
+    /// Area rules, capture Go and Tromp-Taylor are left alone.
     fn finish_under_territory(
         &mut self,
         game: &Game,
@@ -811,14 +838,10 @@ impl Engine {
         summary: &SearchSummary,
         decision: Decision,
     ) -> Decision {
-        let rules = game.rules();
         let Decision::Play(chosen) = decision else {
             return decision;
         };
-        if rules.scoring != Scoring::Territory
-            || !rules.friendly_pass_ok
-            || rules.capture_target().is_some()
-        {
+        if !plays_territory_finish(game) {
             return decision;
         }
         let size = game.size();
@@ -882,10 +905,12 @@ impl Engine {
         let pass = win_rate_of(Move::Pass).filter(|&(_, visits)| visits >= PASS_CHECK_VISITS);
         let pass_much_worse =
             pass.is_some_and(|(rate, _)| rate < chosen_win_rate - PASS_WIN_RATE_SLACK);
-        // A stone in one's own territory is kept only when passing is known to be much worse;
-        // a stone in the opponent's territory also when passing was not searched and either
-        // passing loses at the count (an invasion is the last chance) or the stone puts a live
-        // chain in atari (a threat); either only when the search expects to win with it.
+        // A stone in one's own territory is kept when passing was not searched or is known to
+        // be much worse; a stone in the opponent's territory when passing is known to be much
+        // worse, or was not searched and either passing loses at the count (an invasion is
+        // the last chance) or the stone puts a live chain in atari (a threat); either only
+        // when the search expects to win with it, and never when an own chain in atari can be
+        // saved instead.
         let in_own_territory = verdicts[point.index()].territory == Some(color);
         let margin = score_with(game, &judgement.status).margin();
         let passing_wins = match color {
@@ -898,9 +923,18 @@ impl Engine {
             log::debug!("territory finish: the opponent could use the point");
             return decision;
         }
+        // Saving a chain in atari instead is never doing nothing.
+        let rescues = finishing.first().is_some_and(|&fill| {
+            board.neighbours(fill).iter().any(|&neighbour| {
+                board.is_on_board(neighbour)
+                    && board.stone(neighbour) == Some(color)
+                    && board.liberties(neighbour) == 1
+            })
+        });
         let keep = chosen_win_rate >= 0.5
+            && !rescues
             && (pass_much_worse
-                || (pass.is_none() && !in_own_territory && (!passing_wins || threat())));
+                || (pass.is_none() && (in_own_territory || !passing_wins || threat())));
         if keep {
             log::debug!("territory finish: the search keeps its move");
             return decision;
