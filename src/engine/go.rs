@@ -5,15 +5,16 @@
 use crate::color::Color;
 use crate::engine::clocks::Clocks;
 use crate::engine::{move_bounds, Level, Settings, RESIGN_MINIMUM_VISITS};
-use crate::go::endgame::{JudgeSettings, Judgement, StatusCache};
+use crate::go::endgame::{finish, JudgeSettings, Judgement, StatusCache};
 use crate::go::rules::board::IllegalMove;
 use crate::go::rules::game::{Game, NothingToUndo};
-use crate::go::rules::point::{point_at, Move, Point};
+use crate::go::rules::point::{move_text, point_at, Move, Point};
 use crate::go::rules::record::{self, RecordError};
-use crate::go::rules::rules::Rules;
+use crate::go::rules::rules::{Rules, Scoring};
 use crate::go::rules::score::{self, Score, StoneStatus};
 use crate::go::rules::sgf;
-use crate::go::search::{Limits, Reporter, Search, SearchSummary};
+use crate::go::rules::territory;
+use crate::go::search::{Limits, Reporter, Search, SearchSummary, LATE_ROOT_PASS_SHARE};
 use crate::search::SearchParams;
 use crate::time::{Budget, TimeError, TimeSettings};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -69,6 +70,35 @@ fn score_with(game: &Game, status: &StoneStatus) -> Score {
         game.handicap(),
     )
 }
+
+/// Whether `game` is played under territory rules with a friendly pass (not capture Go):
+/// the rules [`Engine::finish_under_territory`] applies to.
+fn plays_territory_finish(game: &Game) -> bool {
+    let rules = game.rules();
+    rules.scoring == Scoring::Territory
+        && rules.friendly_pass_ok
+        && rules.capture_target().is_none()
+}
+
+/// Late enough for territory play to search the pass: stones on at least this share of the
+/// board (1/divisor).
+const LATE_STONES_DIVISOR: usize = 3;
+
+fn is_late_for_territory(board: &crate::go::rules::board::Board) -> bool {
+    let [black, white] = board.stone_counts();
+    (black + white) * LATE_STONES_DIVISOR >= board.size() * board.size()
+}
+
+/// Territory play checks whether a move throws a point away only where the search's
+/// playouts give its point to one colour this often (mean owner, +1 or -1 always).
+const TERRITORY_OWNERSHIP: f32 = 0.6;
+/// The game is late when at most this share of the board (1/divisor) is not given to one
+/// colour that often.
+const LATE_GAME_DIVISOR: usize = 5;
+/// A pass searched this often that the search finds this much worse than a chosen move it
+/// expects to win with keeps that move even where it throws a point away.
+const PASS_CHECK_VISITS: u64 = 30;
+const PASS_WIN_RATE_SLACK: f64 = 0.15;
 
 /// The phase of the game a move is generated for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -359,6 +389,7 @@ impl Engine {
             excluded_root_moves: Vec::new(),
             forbid_pass: false,
             end_margin: None,
+            root_pass_share: None,
         }
     }
 
@@ -754,7 +785,13 @@ impl Engine {
         }
         let mut limits = self.move_limits(color);
         match phase {
-            Phase::Play => limits.end_margin = self.end_margin(&game),
+            Phase::Play => {
+                limits.end_margin = self.end_margin(&game);
+                if plays_territory_finish(&game) && is_late_for_territory(game.board()) {
+                    // The pass that may replace a wasted stone must have been searched.
+                    limits.root_pass_share = Some(LATE_ROOT_PASS_SHARE);
+                }
+            }
             Phase::Cleanup => self.restrict_to_cleanup(&game, color, &mut limits),
         }
         // The end-of-game judgement above came out of this move's time.
@@ -766,17 +803,149 @@ impl Engine {
         log::info!(
             "{} {}: {} playouts in {:.2}s, win rate {:.3}, score lead {:.1}",
             color,
-            crate::go::rules::point::move_text(summary.best, game.size()),
+            move_text(summary.best, game.size()),
             summary.playouts,
             summary.elapsed.as_secs_f64(),
             summary.win_rate,
             summary.score_lead
         );
         match phase {
-            Phase::Play => self.decide(&game, &summary),
+            Phase::Play => {
+                let decision = self.decide(&game, &summary);
+                self.finish_under_territory(&game, color, &summary, decision)
+            }
             // No resignation while cleaning up a game that is being scored.
             Phase::Cleanup => Decision::Play(summary.best),
         }
+    }
+
+    /// Under territory rules, finishing the game as a referee wants it. Instead of passing,
+    /// `color` first saves its chains in atari (resolving kos), fills the false eyes and
+    /// cutting points the referee does not count, then the dame next to its stones. In a
+    /// settled position it plays one of those (or passes) rather than a stone that throws a
+    /// point away at the count: one in its own territory on a point the opponent could not
+    /// use (capturing stones already dead included), or one in the opponent's territory. The
+    /// search's move stands when the search expects to win with it, no chain in atari of its
+    /// own can be saved instead, and either the pass was not searched (for a stone in the
+    /// opponent's territory: and the stone threatens a capture or passing loses at the count)
+    /// or the search finds passing much worse. Under territory rules late in the game (stones
+    /// on a third of the board) the root's pass gets 5% of the visits so that it is searched.
+    /// Area rules, capture Go and Tromp-Taylor are left alone.
+    fn finish_under_territory(
+        &mut self,
+        game: &Game,
+        color: Color,
+        summary: &SearchSummary,
+        decision: Decision,
+    ) -> Decision {
+        let Decision::Play(chosen) = decision else {
+            return decision;
+        };
+        if !plays_territory_finish(game) {
+            return decision;
+        }
+        let size = game.size();
+        // Judging the position costs playouts: only for a pass, a move on a point the
+        // search's playouts mostly give to one colour, or late in the game (most points so
+        // given).
+        if let Move::Place(point) = chosen {
+            let ownership = self.search.ownership();
+            let owned = |point: Point| {
+                ownership
+                    .get(point.index())
+                    .is_some_and(|owner| owner.abs() >= TERRITORY_OWNERSHIP)
+            };
+            let decided = game.board().points().filter(|&point| owned(point)).count();
+            let late = decided * LATE_GAME_DIVISOR >= (LATE_GAME_DIVISOR - 1) * size * size;
+            if !owned(point) && !late {
+                return decision;
+            }
+        }
+        let judgement = self.judgement_of(game);
+        let board = game.board();
+        let verdicts = territory::board_verdicts(board, &judgement.status.dead);
+        let finishing = finish::finishing_moves(game, color, &judgement.status, &verdicts);
+        let replacement = finishing
+            .first()
+            .map_or(Move::Pass, |&point| Move::Place(point));
+        let Move::Place(point) = chosen else {
+            if replacement != Move::Pass {
+                log::info!("finishing before passing: {}", move_text(replacement, size));
+            }
+            return Decision::Play(replacement);
+        };
+        // Settled, but for own chains in atari that a finishing move saves.
+        let open_regions = judgement.unsettled - judgement.fought_over.len();
+        let settled = open_regions == 0
+            && judgement.fought_over.iter().all(|&head| {
+                board.stone(head) == Some(color)
+                    && board.liberties(head) == 1
+                    && board
+                        .any_liberty(head)
+                        .is_some_and(|liberty| finishing.contains(&liberty))
+            });
+        if !settled || !finish::throws_a_point_away(&verdicts, point) {
+            log::debug!(
+                "territory finish: {} open regions, {} chains fought over, {} in territory",
+                open_regions,
+                judgement.fought_over.len(),
+                finish::throws_a_point_away(&verdicts, point)
+            );
+            return decision;
+        }
+        let win_rate_of = |wanted: Move| {
+            summary
+                .candidates
+                .iter()
+                .find(|candidate| candidate.chosen == wanted)
+                .map(|candidate| (candidate.win_rate, candidate.visits))
+        };
+        let chosen_win_rate = win_rate_of(chosen).map_or(summary.win_rate, |(rate, _)| rate);
+        // The search's word on passing: much worse, or unknown (too few visits).
+        let pass = win_rate_of(Move::Pass).filter(|&(_, visits)| visits >= PASS_CHECK_VISITS);
+        let pass_much_worse =
+            pass.is_some_and(|(rate, _)| rate < chosen_win_rate - PASS_WIN_RATE_SLACK);
+        // A stone in one's own territory is kept when passing was not searched or is known to
+        // be much worse; a stone in the opponent's territory when passing is known to be much
+        // worse, or was not searched and either passing loses at the count (an invasion is
+        // the last chance) or the stone puts a live chain in atari (a threat); either only
+        // when the search expects to win with it, and never when an own chain in atari can be
+        // saved instead.
+        let in_own_territory = verdicts[point.index()].territory == Some(color);
+        let margin = score_with(game, &judgement.status).margin();
+        let passing_wins = match color {
+            Color::Black => margin > 0.0,
+            Color::White => margin < 0.0,
+        };
+        let threat = || finish::puts_live_chain_in_atari(game, color, point, &judgement.status);
+        // A point of its own territory that the opponent could use is defended, not wasted.
+        if in_own_territory && finish::opponent_could_use(game, color, point, &judgement.status) {
+            log::debug!("territory finish: the opponent could use the point");
+            return decision;
+        }
+        // Saving a chain in atari instead is never doing nothing.
+        let rescues = finishing.first().is_some_and(|&fill| {
+            board.neighbours(fill).iter().any(|&neighbour| {
+                board.is_on_board(neighbour)
+                    && board.stone(neighbour) == Some(color)
+                    && board.liberties(neighbour) == 1
+            })
+        });
+        let keep = chosen_win_rate >= 0.5
+            && !rescues
+            && (pass_much_worse
+                || (pass.is_none() && (in_own_territory || !passing_wins || threat())));
+        if keep {
+            log::debug!("territory finish: the search keeps its move");
+            return decision;
+        }
+        log::info!(
+            "{} would throw a point away at the count; {} instead (pass {:?})",
+            move_text(chosen, size),
+            move_text(replacement, size),
+            win_rate_of(Move::Pass)
+        );
+        Decision::Play(replacement)
     }
 
     /// KGS's cleanup phase: whatever is left on the board at its end counts as alive, so

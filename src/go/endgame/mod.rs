@@ -1,8 +1,10 @@
 //! The end of the game: the status of every chain (dead, alive, seki) judged from Benson's
-//! analysis and playouts (`status`), and a cache of those judgements keyed by position, rules
+//! analysis and playouts (`status`), a cache of those judgements keyed by position, rules
 //! and komi, so that `final_status_list`, `final_score`, pass decisions and the cleanup phase
-//! all see one answer. Knows the rules core and the search's playouts; never GTP.
+//! all see one answer, and what is left to play before passing under territory rules
+//! (`finish`). Knows the rules core and the search's playouts; never GTP.
 
+pub mod finish;
 pub mod status;
 
 pub use status::{judge, JudgeSettings, Judgement};

@@ -17,7 +17,7 @@ use crate::color::Color;
 use crate::go::rules::board::Board;
 use crate::go::rules::game::Game;
 use crate::go::rules::point::{Move, Point};
-use crate::go::rules::rules::WinCondition;
+use crate::go::rules::rules::{Scoring, WinCondition};
 use crate::go::rules::score::{self, StoneStatus};
 use crate::go::search::board::{PlayoutBoard, BLACK, EMPTY, WHITE};
 use crate::go::search::playout::{play_out, PlayoutSettings};
@@ -99,6 +99,8 @@ pub struct Judgement {
     /// Chains whose fate the playouts leave open, plus open regions: when nonzero, passing
     /// now would leave the result to the referee's guess, so the search plays on.
     pub unsettled: usize,
+    /// One stone of each chain whose fate the playouts leave open.
+    pub fought_over: Vec<Point>,
 }
 
 /// The status of every stone of `game`'s position. Deterministic for a seed.
@@ -129,9 +131,10 @@ pub fn judge(game: &Game, params: &SearchParams, settings: JudgeSettings, seed: 
         return Judgement {
             status,
             unsettled: 0,
+            fought_over: Vec::new(),
         };
     }
-    let mut unsettled = 0;
+    let mut fought_over = Vec::new();
     for &head in &chains {
         let Some(color) = board.stone(head) else {
             continue;
@@ -142,10 +145,16 @@ pub fn judge(game: &Game, params: &SearchParams, settings: JudgeSettings, seed: 
             true
         } else if statistics.playouts > 0 {
             let share = own_share(board, head, color, &statistics);
-            if share.abs() < UNSETTLED_SHARE {
-                unsettled += 1;
+            let fought = share.abs() < UNSETTLED_SHARE;
+            if fought {
+                fought_over.push(head);
             }
-            share < 0.0
+            // Under territory rules a chain in atari that its owner saves by connecting is
+            // counted alive: the owner must connect before the count (a point for nobody).
+            let saved_by_connecting = fought
+                && game.rules().scoring == Scoring::Territory
+                && saves_chain_in_atari(board, head, color);
+            share < 0.0 && !saved_by_connecting
         } else {
             false
         };
@@ -158,8 +167,25 @@ pub fn judge(game: &Game, params: &SearchParams, settings: JudgeSettings, seed: 
     mark_bent_four_dead(board, &mut status);
     mark_nakade_kills(board, &chains, &mut status);
     mark_seki(board, &mut status, &statistics);
-    unsettled += open_regions(board, &status);
-    Judgement { status, unsettled }
+    let unsettled = fought_over.len() + open_regions(board, &status);
+    Judgement {
+        status,
+        unsettled,
+        fought_over,
+    }
+}
+
+/// Whether the chain at `head` is in atari and `color` playing its liberty leaves it at
+/// least two liberties.
+fn saves_chain_in_atari(board: &Board, head: Point, color: Color) -> bool {
+    if board.liberties(head) != 1 {
+        return false;
+    }
+    let Some(liberty) = board.any_liberty(head) else {
+        return false;
+    };
+    let mut trial = board.clone();
+    trial.try_play(Move::Place(liberty), color, false).is_ok() && trial.liberties(liberty) >= 2
 }
 
 /// Empty regions of [`OPEN_REGION_POINTS`] or more that touch both colours' live stones.

@@ -1,6 +1,7 @@
 //! Go's rules core: everything ishi knows about Go itself. No threads, no I/O, no logging, and
 //! nothing of search or GTP. Read in order: points, Zobrist keys, the board (fast,
-//! no history), the rules value, the game (history, superko, undo), scoring.
+//! no history), the rules value, the game (history, superko, undo), scoring, and the
+//! referee's territory map under territory rules.
 
 pub mod board;
 pub mod game;
@@ -11,6 +12,7 @@ pub mod record;
 pub mod rules;
 pub mod score;
 pub mod sgf;
+pub mod territory;
 pub mod zobrist;
 
 pub use crate::color::Color;

@@ -1,12 +1,14 @@
 //! Scoring as pure functions of a board, the dead and seki stones, the rules and the komi:
 //! area counting (stones plus empty regions bordered by one colour only), territory counting
-//! (surrounded empty points plus prisoners plus dead stones, seki regions for nobody), and
+//! (the referee's territory of [`crate::go::rules::territory`] plus prisoners plus dead
+//! stones: seki, points still to fill and false eyes for nobody), and
 //! Benson's pass-alive analysis. Knows nothing of search: which stones are dead is an input.
 
 use crate::color::Color;
 use crate::go::rules::board::{Board, Cell};
 use crate::go::rules::point::Point;
 use crate::go::rules::rules::{HandicapBonus, Rules, Scoring};
+use crate::go::rules::territory;
 use std::fmt;
 
 /// A final count: points of each side, komi and compensation included for white.
@@ -150,9 +152,10 @@ pub fn flood_region(
 /// Scores a finished position.
 ///
 /// Area: stones plus regions bordered by one colour (dead stones removed first; dame count for
-/// nobody). Territory: surrounded empty points (and the points of dead stones) plus
-/// prisoners taken during the game plus dead stones; regions touching a seki stone count for
-/// nobody. White gets the komi and, under area rules that give it, the handicap bonus.
+/// nobody). Territory: the points a referee counts ([`territory_points`]: surrounded empty
+/// points and the points of dead stones, but none of a seki, none its owner must still fill
+/// to resolve a ko, connect a chain or close a false eye) plus prisoners taken during the
+/// game plus dead stones. White gets the komi and, under area rules that give it, the handicap bonus.
 pub fn score(
     board: &Board,
     status: &StoneStatus,
@@ -160,11 +163,11 @@ pub fn score(
     komi: f64,
     handicap: u32,
 ) -> Score {
-    let owners = area_owners(board, &status.dead);
     let mut black = 0.0;
     let mut white = komi;
     match rules.scoring {
         Scoring::Area => {
+            let owners = area_owners(board, &status.dead);
             for point in board.points() {
                 match owners[point.index()] {
                     Some(Color::Black) => black += 1.0,
@@ -179,18 +182,14 @@ pub fn score(
             };
         }
         Scoring::Territory => {
-            let seki_regions = regions_touching_seki(board, status);
+            let counted = territory_points(board, status);
             for point in board.points() {
-                let living_stone = board.stone(point).is_some() && !status.dead[point.index()];
-                if living_stone || seki_regions[point.index()] {
-                    continue;
-                }
-                match owners[point.index()] {
+                match counted[point.index()] {
                     Some(Color::Black) => black += 1.0,
                     Some(Color::White) => white += 1.0,
                     None => {}
                 }
-                // A dead stone is also a prisoner of the other side.
+                // A dead stone is a prisoner of the other side.
                 if status.dead[point.index()] {
                     match board.stone(point) {
                         Some(Color::Black) => white += 1.0,
@@ -204,6 +203,19 @@ pub fn score(
         }
     }
     Score { black, white }
+}
+
+/// The points a referee counts as territory under territory rules, per point index: the
+/// referee's map ([`territory::board_verdicts`]: no seki, no point the owner must still fill,
+/// no false eye) less the regions touching a stone `status` puts in seki.
+pub fn territory_points(board: &Board, status: &StoneStatus) -> Vec<Option<Color>> {
+    let verdicts = territory::board_verdicts(board, &status.dead);
+    let seki_regions = regions_touching_seki(board, status);
+    verdicts
+        .iter()
+        .zip(&seki_regions)
+        .map(|(verdict, &seki)| if seki { None } else { verdict.territory })
+        .collect()
 }
 
 /// Marks the points of empty (or dead-stone) regions that touch a stone in seki.
@@ -454,6 +466,27 @@ mod tests {
         // White: D5 E5 D4 E4(dead point) D3 E3 D1 E1 = 8 + 1 dead + 1 prisoner + 6.5.
         assert_eq!(result.black, 6.0);
         assert_eq!(result.white, 16.5);
+    }
+
+    #[test]
+    fn a_point_the_owner_must_fill_counts_only_under_area_rules() {
+        // White's E3 is in atari; its liberty E2 must be filled by white before the count.
+        let board = Board::from_diagram(
+            "
+            . . . . .
+            . . . . X
+            X X X X O
+            O O O O .
+            . . . . O",
+        )
+        .unwrap();
+        let status = StoneStatus::all_alive(&board);
+        let territory = score(&board, &status, &Rules::japanese(), 0.0, 0);
+        // Black: row 5 and A4-D4. White: A1-D1, not E2.
+        assert_eq!((territory.black, territory.white), (9.0, 4.0));
+        let area = score(&board, &status, &Rules::chinese(), 0.0, 0);
+        // Area: black 9 + 5 stones; white 4 + E2 + 6 stones.
+        assert_eq!((area.black, area.white), (14.0, 11.0));
     }
 
     #[test]

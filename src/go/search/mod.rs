@@ -62,6 +62,10 @@ pub struct Limits {
     /// Black's margin if a pass at the root ends the game (the opponent passed last), as
     /// the caller judges the final position; `None` plays such a pass out like any move.
     pub end_margin: Option<f64>,
+    /// Share of the root's visits its pass gets at least; `None` for the default (5% once at
+    /// most a sixth of the board is open, else none). Territory play sets it so that the
+    /// pass it may prefer to a wasted stone has been searched.
+    pub root_pass_share: Option<f64>,
 }
 
 /// A progress callback and the interval between its calls.
@@ -304,11 +308,13 @@ impl Search {
             pass_margin: 0.0,
             pass_margin_known: false,
             territory_offset: territory_offset(game),
-            root_pass_share: if open_points(game.board()) * OPEN_SHARE_DIVISOR <= size * size {
-                LATE_ROOT_PASS_SHARE
-            } else {
-                0.0
-            },
+            root_pass_share: limits.root_pass_share.unwrap_or_else(|| {
+                if open_points(game.board()) * OPEN_SHARE_DIVISOR <= size * size {
+                    LATE_ROOT_PASS_SHARE
+                } else {
+                    0.0
+                }
+            }),
             playout_limit: limits.playouts.unwrap_or(u64::MAX),
             playouts: AtomicU64::new(0),
             stop: AtomicBool::new(false),
@@ -411,7 +417,7 @@ fn territory_offset(game: &Game) -> Option<f64> {
 
 /// Share of the root's visits its pass gets at least late in the game, when at most a sixth
 /// of the board is open (empty and not surrounded by one colour).
-const LATE_ROOT_PASS_SHARE: f64 = 0.05;
+pub const LATE_ROOT_PASS_SHARE: f64 = 0.05;
 const OPEN_SHARE_DIVISOR: usize = 6;
 
 /// Empty points in regions that touch both colours or none (neither side's territory yet).
