@@ -58,7 +58,8 @@ struct Arguments {
     /// Measure this weight file on the held-out games instead of fitting.
     #[arg(long)]
     evaluate: Option<PathBuf>,
-    /// Also measure the hand-made priors on the held-out games.
+    /// Also measure the hand-made priors alone (`prior_model=0`) and the engine's default
+    /// priors (the shipped model with the hand-made tactics) on the held-out games.
     #[arg(long)]
     hand_priors: bool,
     /// Print the weights of the small groups and the dictionary sizes of the model written
@@ -131,12 +132,17 @@ fn model_ranking(model: &MoveModel) -> impl Fn(&TeacherPosition, &mut Vec<f32>) 
     move |position, scores| rank_with_model(model, position, scores)
 }
 
-fn hand_ranking(position: &TeacherPosition, scores: &mut Vec<f32>) {
+/// The ranking of the search's priors under `params`: the prior values, normalised.
+fn prior_ranking(params: SearchParams) -> impl Fn(&TeacherPosition, &mut Vec<f32>) + Sync {
+    move |position, scores| search_priors(&params, position, scores)
+}
+
+fn search_priors(params: &SearchParams, position: &TeacherPosition, scores: &mut Vec<f32>) {
     let mut priors = Vec::new();
     compute_priors(
         &position.board,
         position.color,
-        &SearchParams::default(),
+        params,
         patterns::table(),
         &mut PriorScratch::default(),
         &position.candidates,
@@ -162,7 +168,12 @@ fn run(arguments: &Arguments) -> Result<(), String> {
         held_out.len()
     ));
     if arguments.hand_priors {
-        measure_by_size("hand priors", &held_out, hand_ranking);
+        let hand = SearchParams {
+            prior_model: 0,
+            ..SearchParams::default()
+        };
+        measure_by_size("hand priors", &held_out, prior_ranking(hand));
+        measure_by_size("engine priors", &held_out, prior_ranking(SearchParams::default()));
     }
     if let Some(path) = &arguments.evaluate {
         let bytes = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
