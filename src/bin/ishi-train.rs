@@ -173,7 +173,11 @@ fn run(arguments: &Arguments) -> Result<(), String> {
             ..SearchParams::default()
         };
         measure_by_size("hand priors", &held_out, prior_ranking(hand));
-        measure_by_size("engine priors", &held_out, prior_ranking(SearchParams::default()));
+        measure_by_size(
+            "engine priors",
+            &held_out,
+            prior_ranking(SearchParams::default()),
+        );
     }
     if let Some(path) = &arguments.evaluate {
         let bytes = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
