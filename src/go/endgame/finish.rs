@@ -193,14 +193,7 @@ mod tests {
     use crate::go::rules::territory::board_verdicts;
 
     fn game_from(diagram: &str) -> Game {
-        let board = Board::from_diagram(diagram).expect("diagram");
-        let mut game = Game::new(board.size(), Rules::japanese(), 6.5);
-        let stones: Vec<(Color, Point)> = board
-            .points()
-            .filter_map(|point| board.stone(point).map(|color| (color, point)))
-            .collect();
-        game.setup(&stones).expect("setup");
-        game
+        crate::go::endgame::game_from_diagram(diagram, Rules::japanese(), 6.5)
     }
 
     fn texts(game: &Game, points: &[Point]) -> Vec<String> {

@@ -70,3 +70,18 @@ impl StatusCache {
         judgement
     }
 }
+
+/// A game whose board is the diagram's stones (set up, not played), for the tests of this
+/// folder.
+#[cfg(test)]
+pub(crate) fn game_from_diagram(diagram: &str, rules: Rules, komi: f64) -> Game {
+    use crate::go::rules::board::Board;
+    let board = Board::from_diagram(diagram).expect("diagram");
+    let mut game = Game::new(board.size(), rules, komi);
+    let stones: Vec<_> = board
+        .points()
+        .filter_map(|point| board.stone(point).map(|color| (color, point)))
+        .collect();
+    game.setup(&stones).expect("setup");
+    game
+}

@@ -619,14 +619,7 @@ mod tests {
     use crate::go::rules::rules::Rules;
 
     fn game_from(diagram: &str, rules: Rules) -> Game {
-        let board = Board::from_diagram(diagram).expect("diagram");
-        let mut game = Game::new(board.size(), rules, 7.5);
-        let stones: Vec<(Color, Point)> = board
-            .points()
-            .filter_map(|point| board.stone(point).map(|color| (color, point)))
-            .collect();
-        game.setup(&stones).expect("setup");
-        game
+        crate::go::endgame::game_from_diagram(diagram, rules, 7.5)
     }
 
     fn dead_points(game: &Game, status: &StoneStatus) -> Vec<String> {
