@@ -3,7 +3,7 @@
 //! limit. The ignored tests are the self-play sanity check and the speed figure:
 //! `cargo test --release --test abalone_alphabeta -- --ignored --nocapture`.
 
-use ishi::abalone::alphabeta::{AlphaBeta, Limits, WIN};
+use ishi::abalone::alphabeta::{AlphaBeta, Limits, REPETITION_SCORE, WIN};
 use ishi::abalone::evaluation::Weights;
 use ishi::abalone::{Board, Cell, Game, Push, Start, DEFAULT_MAX_PLIES};
 use ishi::color::Color;
@@ -150,6 +150,69 @@ fn node_limited_searches_are_deterministic() {
         cleared.clear();
         assert_eq!(cleared.search(&board, &limits, &stop), first);
     }
+}
+
+#[test]
+fn a_side_that_is_ahead_does_not_repeat_an_earlier_position() {
+    // Positions from seeded random games where the side to move is clearly ahead at depth 2:
+    // with the position its best move leads to marked as earlier in the game, the search
+    // plays another move that scores above the repetition's draw value where one exists
+    // (most of them), and a searcher told nothing plays the first move again.
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(2),
+        ..Limits::default()
+    };
+    let mut checked = 0;
+    let mut changed = 0;
+    for seed in 0..200u64 {
+        let mut random = SmallRng::seed_from_u64(seed);
+        let mut board = Board::new(Start::Belgian);
+        let mut moves = Vec::new();
+        for _ in 0..random.gen_range(10..60) {
+            board.legal_moves(&mut moves);
+            if moves.is_empty() || board.is_over() {
+                break;
+            }
+            board.play_unchecked(moves[random.gen_range(0..moves.len())]);
+        }
+        if board.is_over() {
+            continue;
+        }
+        let first = searcher().search(&board, &limits, &stop);
+        if first.score <= 200 || first.score >= 100_000 {
+            continue;
+        }
+        let best = first.best_move.expect("a move");
+        let mut after = board;
+        after.play_unchecked(best);
+        let mut told = searcher();
+        told.set_earlier_positions([after.hash(), board.hash() ^ 1]);
+        let second = told.search(&board, &limits, &stop);
+        // Repeating scores as a draw: the searcher plays something better when there is
+        // something better, and never anything worse.
+        assert!(
+            second.score >= REPETITION_SCORE,
+            "seed {seed}: {}",
+            second.score
+        );
+        if second.best_move == Some(best) {
+            assert_eq!(second.score, REPETITION_SCORE, "seed {seed}");
+        } else {
+            changed += 1;
+        }
+        told.set_earlier_positions([]);
+        assert_eq!(told.search(&board, &limits, &stop).best_move, Some(best));
+        checked += 1;
+        if checked == 10 {
+            break;
+        }
+    }
+    assert_eq!(checked, 10, "ten positions where the side to move is ahead");
+    assert!(
+        changed >= 5,
+        "only {changed} of 10 searches left the repeating move"
+    );
 }
 
 #[test]

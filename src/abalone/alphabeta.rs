@@ -15,6 +15,11 @@
 //!   (checked every 1024 nodes). Only completed iterations count, except that the first
 //!   iteration's best-so-far move is used when even it does not complete, so a legal move is
 //!   returned whenever one exists.
+//! - Repetition: Abalone has no repetition rule, but a game that returns to an earlier
+//!   position has made no progress, and two searchers that both prefer the same quiet moves
+//!   shuffle to the ply cap. A root move that recreates a position of the game so far (set by
+//!   [`AlphaBeta::set_earlier_positions`]) scores [`REPETITION_SCORE`], as a draw would: the
+//!   side that is ahead finds something else, the side behind may repeat.
 //! - Determinism: with no deadline and an unset stop flag, a search depends only on the
 //!   position, the limits and the searcher's state; a fresh searcher (or one after
 //!   [`AlphaBeta::clear`]) gives the same result every time.
@@ -29,6 +34,8 @@ use std::time::Instant;
 pub const WIN: i32 = 1_000_000;
 /// Scores beyond this (in absolute value) are wins or losses.
 const WIN_THRESHOLD: i32 = WIN - 10_000;
+/// The score of a root move that repeats an earlier position of the game.
+pub const REPETITION_SCORE: i32 = 0;
 /// Deepest nominal depth of an iteration.
 pub const MAX_DEPTH: u32 = 64;
 /// Most plies of quiescence below the nominal depth.
@@ -118,6 +125,8 @@ pub struct AlphaBeta {
     node_limit: u64,
     deadline: Option<Instant>,
     aborted: bool,
+    /// Hashes of the game's earlier positions, sorted (see the repetition note above).
+    earlier_positions: Vec<u64>,
 }
 
 /// The outcome of one root iteration.
@@ -145,7 +154,23 @@ impl AlphaBeta {
             node_limit: u64::MAX,
             deadline: None,
             aborted: false,
+            earlier_positions: Vec::new(),
         }
+    }
+
+    /// The hashes of the positions the game has passed through; a root move that recreates
+    /// one scores [`REPETITION_SCORE`]. Kept until set again (not touched by [`clear`]).
+    ///
+    /// [`clear`]: AlphaBeta::clear
+    pub fn set_earlier_positions(&mut self, hashes: impl IntoIterator<Item = u64>) {
+        self.earlier_positions.clear();
+        self.earlier_positions.extend(hashes);
+        self.earlier_positions.sort_unstable();
+        self.earlier_positions.dedup();
+    }
+
+    fn repeats_earlier_position(&self, board: &Board) -> bool {
+        self.earlier_positions.binary_search(&board.hash()).is_ok()
     }
 
     /// The evaluation weights.
@@ -223,7 +248,9 @@ impl AlphaBeta {
         for &(_, mv) in orders.iter() {
             let mut child = *board;
             child.play_unchecked(mv);
-            let score = if first {
+            let score = if self.repeats_earlier_position(&child) {
+                REPETITION_SCORE
+            } else if first {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1, stop)
             } else {
                 let probe = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, stop);

@@ -42,6 +42,12 @@ impl Game {
         &self.board
     }
 
+    /// The hashes of the positions before each move played, oldest first (the current
+    /// position is not among them).
+    pub fn earlier_hashes(&self) -> impl Iterator<Item = u64> + '_ {
+        self.history.iter().map(|(_, board)| board.hash())
+    }
+
     /// The moves played since the first position, oldest first.
     pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
         self.history.iter().map(|(mv, _)| *mv)

@@ -179,6 +179,7 @@ impl PlayableGame for AbaloneGame {
         // A fresh table for every move: node-limited searches repeat exactly, and a hint
         // leaves nothing behind for the next move.
         alphabeta.clear();
+        alphabeta.set_earlier_positions(self.game.earlier_hashes());
         let result = alphabeta.search(self.game.board(), &search_limits, stop);
         let best = result.best_move?;
         let scale = params.abalone_evaluation_scale.max(1.0);
