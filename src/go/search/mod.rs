@@ -801,7 +801,11 @@ mod tests {
             .iter()
             .map(|candidate| candidate.visits)
             .sum();
-        assert!((3990..=4000).contains(&visits), "visits {visits}");
+        // A playout that finds the root (or a child) being expanded by the other thread is
+        // played from where it stands, so the children's visits may fall short of the
+        // playouts by how long the other thread held the expansion: a few on an idle
+        // machine, a few dozen when the threads are descheduled (3,961 seen under load).
+        assert!((3800..=4000).contains(&visits), "visits {visits}");
         assert!(search.ownership().len() == crate::go::rules::point::array_length(9));
     }
 
