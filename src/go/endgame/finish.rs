@@ -83,14 +83,20 @@ fn is_safe_fill(game: &Game, color: Color, point: Point, status: &StoneStatus) -
     if touches_seki {
         return false;
     }
-    let mut trial: Board = board.clone();
-    if trial
-        .try_play(Move::Place(point), color, game.rules().suicide_allowed)
-        .is_err()
-    {
+    let Some(trial) = board_after(game, color, point) else {
         return false;
-    }
+    };
     trial.stone(point) == Some(color) && trial.liberties(point) >= 2
+}
+
+/// The board after `color` plays on `point` in `game`'s position, or `None` when the board
+/// refuses the stone (occupied, or suicide where the rules forbid it).
+fn board_after(game: &Game, color: Color, point: Point) -> Option<Board> {
+    let mut trial: Board = game.board().clone();
+    trial
+        .try_play(Move::Place(point), color, game.rules().suicide_allowed)
+        .ok()?;
+    Some(trial)
 }
 
 /// Whether `color` playing on the empty `point` puts a live chain of the opponent (one not
@@ -102,13 +108,9 @@ pub fn puts_live_chain_in_atari(
     status: &StoneStatus,
 ) -> bool {
     let board = game.board();
-    let mut trial: Board = board.clone();
-    if trial
-        .try_play(Move::Place(point), color, game.rules().suicide_allowed)
-        .is_err()
-    {
+    let Some(trial) = board_after(game, color, point) else {
         return false;
-    }
+    };
     board.neighbours(point).iter().any(|&neighbour| {
         board.is_on_board(neighbour)
             && board.stone(neighbour) == Some(color.opponent())
@@ -126,13 +128,9 @@ pub fn puts_live_chain_in_atari(
 pub fn opponent_could_use(game: &Game, color: Color, point: Point, status: &StoneStatus) -> bool {
     let board = game.board();
     let opponent = color.opponent();
-    let mut trial: Board = board.clone();
-    if trial
-        .try_play(Move::Place(point), opponent, game.rules().suicide_allowed)
-        .is_err()
-    {
+    let Some(trial) = board_after(game, opponent, point) else {
         return false;
-    }
+    };
     if trial.captures(opponent) > board.captures(opponent) {
         return true;
     }
