@@ -777,20 +777,16 @@ class GamesMatch:
 
     def run(self, parallel: int) -> None:
         abort = threading.Event()
-        next_index = 0
+        # Game numbers still to play (all of them, unless --resume read some back).
+        pending = [index for index in range(self.config.games) if index not in self.records]
+        pending.reverse()
         running: set[concurrent.futures.Future] = set()
         executor = concurrent.futures.ThreadPoolExecutor(max_workers=parallel,
                                                          thread_name_prefix="game")
         try:
             while True:
-                while next_index in self.records:
-                    next_index += 1
-                while (self.verdict is None and next_index < self.config.games
-                       and len(running) < parallel):
-                    running.add(executor.submit(play_game, self.config, next_index, abort))
-                    next_index += 1
-                    while next_index in self.records:
-                        next_index += 1
+                while self.verdict is None and pending and len(running) < parallel:
+                    running.add(executor.submit(play_game, self.config, pending.pop(), abort))
                 if not running:
                     break
                 finished, running = concurrent.futures.wait(
