@@ -171,14 +171,15 @@ pub fn bench_report(threads: usize, scale: f64) -> String {
 mod tests {
     use super::*;
 
-    /// The deterministic signature with the shipped move model in the priors: pinned, so a
-    /// change of the model file, the features or the search shows here (update it with the
-    /// figure `ishi bench` prints when such a change is meant).
+    /// The deterministic signature with the shipped move model and policy network in the
+    /// priors: pinned, so a change of either file, the features or the search shows here
+    /// (update it with the figure `ishi bench` prints when such a change is meant).
     #[test]
-    fn the_signature_with_the_move_model_repeats() {
+    fn the_signature_with_the_move_model_and_the_network_repeats() {
         assert!(crate::go::search::move_model::shipped().is_some());
+        assert!(crate::go::search::network::shipped().is_some());
         let first = signature(1_000);
         assert_eq!(first, signature(1_000));
-        assert_eq!(first, ("D5".to_string(), 10_328));
+        assert_eq!(first, ("E5".to_string(), 10_297));
     }
 }

@@ -60,6 +60,10 @@ struct Arguments {
     /// Search parameter as name=value (repeatable); see README.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     parameters: Vec<String>,
+    /// Go policy network file to use in place of the one built in (`ishi-train --network`
+    /// writes one; see models/README.md).
+    #[arg(long, value_name = "FILE")]
+    policy_network: Option<std::path::PathBuf>,
     /// Answer GTP `version` with this text (e.g. 0.17 for Lizzie's Leela Zero check).
     #[arg(long)]
     report_version: Option<String>,
@@ -106,6 +110,12 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if let Some(path) = &arguments.policy_network {
+        if let Err(message) = ishi::go::search::network::use_file(path) {
+            eprintln!("ishi: --policy-network {}: {message}", path.display());
+            std::process::exit(2);
+        }
+    }
     match arguments.command {
         Some(Action::Bench) => {
             // The report goes to stdout: `ishi bench` is not a GTP session.

@@ -10,12 +10,18 @@ use ishi::go::learn::fit::{
     rank_with_model, FeatureIndex, FitOptions, Prediction,
 };
 use ishi::go::learn::local::ShapeIndex;
-use ishi::go::learn::teacher::{read_games, TeacherGame, TeacherPosition};
+use ishi::go::learn::network_fit::{
+    self, evaluate_network, network_sample, NetworkFigures, NetworkOptions, NetworkSample,
+};
+use ishi::go::learn::teacher::{read_games, replay, TeacherGame, TeacherPosition};
+use ishi::go::search::board::NO_POINT;
 use ishi::go::search::features::{group_name, GROUP_COUNT};
-use ishi::go::search::move_model::{GroupWeights, MoveModel};
+use ishi::go::search::move_model::{self, GroupWeights, MoveModel};
+use ishi::go::search::network::{NetworkScratch, PolicyNetwork};
 use ishi::go::search::patterns;
 use ishi::go::search::priors::{compute_priors, PriorScratch};
 use ishi::search::SearchParams;
+use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -66,6 +72,38 @@ struct Arguments {
     /// (or evaluated).
     #[arg(long)]
     describe: bool,
+    /// Train the policy network instead of the move model, writing it here
+    /// (`models/go-policy.bin` ships).
+    #[arg(long)]
+    network: Option<PathBuf>,
+    /// Measure this policy network on the held-out positions instead of training.
+    #[arg(long)]
+    evaluate_network: Option<PathBuf>,
+    /// The network's board size (games of other sizes are left out).
+    #[arg(long, default_value_t = 9)]
+    network_size: usize,
+    /// The network's hidden channels.
+    #[arg(long, default_value_t = 32)]
+    network_channels: usize,
+    /// The network's residual blocks.
+    #[arg(long, default_value_t = 4)]
+    network_blocks: usize,
+    /// Passes over the training positions for the network.
+    #[arg(long, default_value_t = 8)]
+    network_epochs: usize,
+    /// Positions per step for the network.
+    #[arg(long, default_value_t = 128)]
+    network_batch: usize,
+    /// The network's initial step size (AdamW, decaying linearly to a tenth).
+    #[arg(long, default_value_t = 0.002)]
+    network_learning_rate: f32,
+    /// The network's decoupled weight decay.
+    #[arg(long, default_value_t = 1e-4)]
+    network_weight_decay: f32,
+    /// Shards of each mini-batch, computed in parallel: part of what makes a run repeat
+    /// (the shipped network was trained with 2).
+    #[arg(long, default_value_t = 2)]
+    network_shards: usize,
 }
 
 fn describe(model: &MoveModel) {
@@ -167,6 +205,9 @@ fn run(arguments: &Arguments) -> Result<(), String> {
         training.len(),
         held_out.len()
     ));
+    if arguments.network.is_some() || arguments.evaluate_network.is_some() {
+        return run_network(arguments, &training, &held_out, started);
+    }
     if arguments.hand_priors {
         let hand = SearchParams {
             prior_model: 0,
@@ -250,6 +291,146 @@ fn run(arguments: &Arguments) -> Result<(), String> {
     ));
     fit_playout_shapes(arguments, &training, &held_out, &options)?;
     say(&format!("done in {:.0} s", started.elapsed().as_secs_f64()));
+    Ok(())
+}
+
+/// The network samples of every position of `games` of `size`, with each position's
+/// ranking by the shipped move model (over the board, pass left out).
+fn network_samples(games: &[TeacherGame], size: usize) -> Vec<(NetworkSample, Vec<f32>)> {
+    let model = move_model::shipped();
+    games
+        .par_iter()
+        .filter(|game| game.size == size)
+        .flat_map_iter(|game| {
+            let mut samples = Vec::new();
+            let mut scores = Vec::new();
+            replay(game, |position| {
+                let Some(sample) = network_sample(&position) else {
+                    return;
+                };
+                let mut ranking = vec![0.0f32; size * size];
+                if let Some(model) = model {
+                    rank_with_model(model, &position, &mut scores);
+                    let stride = position.board.stride();
+                    let mut total = 0.0;
+                    for (&point, &score) in position.candidates.iter().zip(&scores) {
+                        let point = point as usize;
+                        if point != NO_POINT {
+                            ranking[(point / stride - 1) * size + point % stride - 1] = score;
+                            total += score;
+                        }
+                    }
+                    for score in ranking.iter_mut() {
+                        *score /= total.max(1e-12);
+                    }
+                }
+                samples.push((sample, ranking));
+            });
+            samples
+        })
+        .collect()
+}
+
+/// The mean time of one [`PolicyNetwork::policy`] call, as the search makes it, over the
+/// first 2,000 positions of `games` of the network's size.
+fn evaluation_cost(network: &PolicyNetwork, games: &[TeacherGame]) -> f64 {
+    let mut positions = Vec::new();
+    for game in games
+        .iter()
+        .filter(|game| game.size == network.shape.board_size)
+    {
+        replay(game, |position| positions.push(position));
+        if positions.len() >= 2000 {
+            break;
+        }
+    }
+    let mut scratch = NetworkScratch::default();
+    let mut probabilities = Vec::new();
+    let started = Instant::now();
+    for position in &positions {
+        network.policy(
+            &position.board,
+            position.color,
+            &position.candidates,
+            &mut scratch,
+            &mut probabilities,
+        );
+    }
+    started.elapsed().as_secs_f64() * 1e6 / positions.len().max(1) as f64
+}
+
+/// Trains (or measures) the policy network.
+fn run_network(
+    arguments: &Arguments,
+    training: &[TeacherGame],
+    held_out: &[TeacherGame],
+    started: Instant,
+) -> Result<(), String> {
+    let size = arguments.network_size;
+    let (test, model_rankings): (Vec<NetworkSample>, Vec<Vec<f32>>) =
+        network_samples(held_out, size).into_iter().unzip();
+    let mut model_figures = NetworkFigures::default();
+    for (ranking, sample) in model_rankings.iter().zip(&test) {
+        model_figures.add(ranking, sample);
+    }
+    say(&format!(
+        "held out {size}x{size}, shipped move model (board only): {}",
+        model_figures.summary()
+    ));
+    if let Some(path) = &arguments.evaluate_network {
+        let bytes = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
+        let network = PolicyNetwork::from_bytes(&bytes)?;
+        say(&format!(
+            "held out {size}x{size}, network {:?}: {}",
+            network.shape,
+            evaluate_network(&network, &test).summary()
+        ));
+        say(&format!(
+            "one evaluation as the engine runs it: {:.1} microseconds (one thread)",
+            evaluation_cost(&network, held_out)
+        ));
+        return Ok(());
+    }
+    let samples: Vec<NetworkSample> = network_samples(training, size)
+        .into_iter()
+        .map(|(sample, _)| sample)
+        .collect();
+    say(&format!(
+        "{} training positions, {} held out ({:.0} s)",
+        samples.len(),
+        test.len(),
+        started.elapsed().as_secs_f64()
+    ));
+    let options = NetworkOptions {
+        channels: arguments.network_channels,
+        blocks: arguments.network_blocks,
+        epochs: arguments.network_epochs,
+        batch: arguments.network_batch,
+        learning_rate: arguments.network_learning_rate,
+        weight_decay: arguments.network_weight_decay,
+        seed: arguments.seed,
+        shards: arguments.network_shards,
+    };
+    let path = arguments.network.clone().unwrap_or_default();
+    let network = network_fit::train(&samples, size, &options, |epoch, loss, network| {
+        say(&format!(
+            "epoch {}: training cross-entropy {loss:.4}; held out: {} ({:.0} s)",
+            epoch + 1,
+            evaluate_network(network, &test).summary(),
+            started.elapsed().as_secs_f64()
+        ));
+        // Every epoch's network is written, so a long run can be stopped early.
+        let _ = std::fs::write(&path, network.to_bytes());
+    });
+    let bytes = network.to_bytes();
+    std::fs::write(&path, &bytes).map_err(|error| format!("{}: {error}", path.display()))?;
+    say(&format!(
+        "wrote {} ({} parameters, {} bytes) in {:.0} s",
+        path.display(),
+        network.parameters.len(),
+        bytes.len(),
+        started.elapsed().as_secs_f64()
+    ));
     Ok(())
 }
 

@@ -119,6 +119,21 @@ pub trait SearchGame: Send + Sync + Sized {
         priors: &mut Vec<Prior>,
     );
 
+    /// Replaces the priors of `moves` (the children of a node that has earned enough visits,
+    /// [`SearchParams::refine_visits`]) with the game's costlier knowledge, writing them to
+    /// `priors` (same order); returns false, leaving `priors` unspecified, when the game has
+    /// none for this position. The default has none.
+    fn refine_priors(
+        &self,
+        _player: Color,
+        _params: &SearchParams,
+        _scratch: &mut Self::Scratch,
+        _moves: &[u16],
+        _priors: &mut Vec<Prior>,
+    ) -> bool {
+        false
+    }
+
     /// Plays the position out with `player` first, appending each move (encoded with
     /// [`encode`]) to `sequence`, and scores the end.
     fn play_out(

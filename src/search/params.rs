@@ -99,6 +99,9 @@ search_params! {
     priors: bool = true,
     /// Visits a leaf needs before its children are created.
     expand_visits: u32 = 4,
+    /// Visits a node needs before the game's costlier knowledge (Go: the policy network)
+    /// refines its children's priors; the root is refined at once; 0 never.
+    refine_visits: u32 = 10,
     /// Even prior: visits at value 0.5 for every child.
     prior_even: u32 = 10,
     /// Go: won visits of the learned move model's prior, times the square root of the move's
@@ -107,6 +110,10 @@ search_params! {
     /// Go: with the move model, whether the hand-made tactical priors (captures, escapes,
     /// dying ladders, self-ataris) are added to it.
     prior_model_tactics: bool = true,
+    /// Go: won visits of the policy network's prior (times the square root of the move's
+    /// probability), which replaces the move model's in nodes refined after
+    /// `refine_visits`; 0 leaves the network out.
+    prior_network: u32 = 160,
     /// Penalty (losses) for filling one's own eye shape.
     prior_eye: u32 = 40,
     /// Bonus (wins) for capturing a chain in atari.

@@ -48,7 +48,17 @@ pub struct Node {
     pub point: AtomicU16,
     /// [`LEAF`], [`EXPANDING`], [`EXPANDED`], [`TERMINAL_WIN`] or [`TERMINAL_LOSS`].
     pub state: AtomicU8,
+    /// Whether the children's priors were refined by the game's costlier knowledge:
+    /// [`UNREFINED`], [`REFINING`] or [`REFINED`] (in the node's padding: no extra bytes).
+    pub refinement: AtomicU8,
 }
+
+/// The children keep the priors they were created with.
+pub const UNREFINED: u8 = 0;
+/// A thread is refining the children's priors.
+pub const REFINING: u8 = 1;
+/// The children's priors were refined.
+pub const REFINED: u8 = 2;
 
 /// A plain copy of a node's numbers.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -270,6 +280,9 @@ impl Tree {
                 pending.push((child, target));
             }
             let target = tree.node(to);
+            if self.node(from).refinement.load(Relaxed) == REFINED {
+                target.refinement.store(REFINED, Relaxed);
+            }
             target.first_child.store(first, Relaxed);
             target.child_count.store(count as u16, Relaxed);
             target.state.store(EXPANDED, Release);
@@ -329,9 +342,11 @@ mod tests {
         middle.first_child.store(grandchildren, Relaxed);
         middle.child_count.store(2, Relaxed);
         middle.state.store(EXPANDED, Release);
+        middle.refinement.store(REFINED, Relaxed);
 
         let copy = tree.extract(first + 1, 10);
         assert_eq!(copy.root().statistics().visits, 2);
+        assert_eq!(copy.root().refinement.load(Relaxed), REFINED);
         assert_eq!(copy.root().statistics().point, 11);
         let children: Vec<u16> = copy
             .root()

@@ -1,6 +1,8 @@
 //! One search thread: its random generator (seeded from the search seed and the thread
 //! index), a scratch board, and the buffers of one iteration — descend the tree choosing by
-//! RAVE urgency, expand a leaf that has enough visits (children with priors), play out,
+//! RAVE urgency, expand a leaf that has enough visits (children with priors), refine the
+//! children's priors of a node that reaches `refine_visits` (the root at once) with the
+//! game's costlier knowledge (Go's policy network), play out,
 //! then back the result up through the path with distance-weighted AMAF updates.
 //! Also accumulates ownership (final area owner per point). Knows the tree and the game
 //! only through [`SearchGame`] (monomorphised per game); nothing of GTP, time or Go.
@@ -12,7 +14,8 @@ use crate::search::params::SearchParams;
 use crate::search::random::Random;
 use crate::search::select::{fast_urgency, urgency, AmafWeights, Blend};
 use crate::search::tree::{
-    Tree, EXPANDED, EXPANDING, LEAF, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN,
+    Tree, EXPANDED, EXPANDING, LEAF, REFINED, REFINING, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN,
+    UNREFINED,
 };
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 
@@ -77,6 +80,13 @@ pub struct Worker<G: SearchGame> {
     prior_scratch: G::Scratch,
     candidate_points: Vec<u16>,
     priors: Vec<Prior>,
+}
+
+/// A prior's visits and wins as the node stores them (at most `u16::MAX` half wins).
+fn clamp_prior(prior: &Prior) -> (u16, u16) {
+    let visits = prior.visits.min(u16::MAX as u32 / RESULT_SCALE);
+    let wins = prior.wins.min(visits * RESULT_SCALE);
+    (visits as u16, wins as u16)
 }
 
 #[inline(always)]
@@ -180,6 +190,17 @@ impl<G: SearchGame> Worker<G> {
             let Some(children) = node.children() else {
                 break;
             };
+            if params.refine_visits > 0
+                && node.refinement.load(Relaxed) == UNREFINED
+                && (index == 0 || node.visits.load(Relaxed) >= params.refine_visits)
+                && node
+                    .refinement
+                    .compare_exchange(UNREFINED, REFINING, Acquire, Relaxed)
+                    .is_ok()
+            {
+                self.refine(context, children.clone(), color);
+                node.refinement.store(REFINED, Release);
+            }
             let Some(child) = self.select(context, index, children, color) else {
                 break;
             };
@@ -242,14 +263,40 @@ impl<G: SearchGame> Worker<G> {
         };
         for (offset, (&point, prior)) in self.candidate_points.iter().zip(&self.priors).enumerate()
         {
-            let visits = prior.visits.min(u16::MAX as u32 / RESULT_SCALE);
-            let wins = prior.wins.min(visits * RESULT_SCALE);
+            let (visits, wins) = clamp_prior(prior);
             tree.node(first + offset as u32)
-                .initialise(point, visits as u16, wins as u16);
+                .initialise(point, visits, wins);
         }
         node.first_child.store(first, Relaxed);
         node.child_count.store(count as u16, Relaxed);
         node.state.store(EXPANDED, Release);
+    }
+
+    /// Refines the priors of `children` (of the node on the current board, `color` to move)
+    /// with the game's costlier knowledge, when it has some.
+    fn refine(&mut self, context: &Context<G>, children: std::ops::Range<u32>, color: Color) {
+        let tree = context.tree;
+        self.candidate_points.clear();
+        self.candidate_points.extend(
+            children
+                .clone()
+                .map(|child| tree.node(child).point.load(Relaxed)),
+        );
+        if !self.board.refine_priors(
+            color,
+            context.params,
+            &mut self.prior_scratch,
+            &self.candidate_points,
+            &mut self.priors,
+        ) {
+            return;
+        }
+        for (child, prior) in children.zip(&self.priors) {
+            let (visits, wins) = clamp_prior(prior);
+            let node = tree.node(child);
+            node.prior_visits.store(visits, Relaxed);
+            node.prior_wins.store(wins, Relaxed);
+        }
     }
 
     /// The child of the node at `index` with the highest urgency (the first on ties).
@@ -458,6 +505,28 @@ mod tests {
             }
         }
 
+        /// An oracle: the winning take (leaving a multiple of four) gets 50 won visits, the
+        /// others 50 lost ones; none where every take loses.
+        fn refine_priors(
+            &self,
+            _player: Color,
+            _params: &SearchParams,
+            _scratch: &mut (),
+            moves: &[u16],
+            priors: &mut Vec<Prior>,
+        ) -> bool {
+            if self.stones.is_multiple_of(4) {
+                return false;
+            }
+            priors.clear();
+            for &take in moves {
+                let mut prior = Prior::default();
+                prior.add(50, take as usize == self.stones % 4);
+                priors.push(prior);
+            }
+            true
+        }
+
         fn play_out(
             &mut self,
             mut player: Color,
@@ -479,13 +548,9 @@ mod tests {
         fn add_ownership(&self, _sums: &mut [i64]) {}
     }
 
-    /// The most visited root move after `playouts` iterations from a pile of `stones`.
-    fn best_take(stones: usize, playouts: u64) -> usize {
+    /// The tree after `playouts` iterations from a pile of `stones`.
+    fn search(stones: usize, playouts: u64, params: SearchParams) -> Tree {
         let tree = Tree::new(1 << 20, 16);
-        let params = SearchParams {
-            equiv_rave: 20.0,
-            ..SearchParams::default()
-        };
         let stop = AtomicBool::new(false);
         let context = Context {
             tree: &tree,
@@ -509,6 +574,18 @@ mod tests {
         let mut worker = Worker::<Pile>::new(0);
         worker.reset(7);
         worker.run(&context);
+        tree
+    }
+
+    /// The most visited root move after `playouts` iterations from a pile of `stones`, no
+    /// refinement.
+    fn best_take(stones: usize, playouts: u64) -> usize {
+        let params = SearchParams {
+            equiv_rave: 20.0,
+            refine_visits: 0,
+            ..SearchParams::default()
+        };
+        let tree = search(stones, playouts, params);
         let children = tree.root().children().expect("the root was expanded");
         children
             .max_by_key(|&child| tree.node(child).visits.load(Relaxed))
@@ -522,5 +599,29 @@ mod tests {
         assert_eq!(best_take(10, 4000), 2);
         assert_eq!(best_take(7, 4000), 3);
         assert_eq!(best_take(9, 4000), 1);
+    }
+
+    #[test]
+    fn nodes_with_enough_visits_get_refined_priors() {
+        let params = SearchParams {
+            refine_visits: 30,
+            ..SearchParams::default()
+        };
+        let tree = search(10, 300, params);
+        let root = tree.root();
+        assert_eq!(root.refinement.load(Relaxed), REFINED);
+        for child in root.children().unwrap() {
+            let node = tree.node(child);
+            let winning = node.point.load(Relaxed) == 2;
+            assert_eq!(node.prior_visits.load(Relaxed), 50);
+            assert_eq!(node.prior_wins.load(Relaxed), if winning { 100 } else { 0 });
+            let visits = node.visits.load(Relaxed);
+            let refinement = node.refinement.load(Relaxed);
+            if node.children().is_none() || visits < 30 {
+                assert_eq!(refinement, UNREFINED, "{visits} visits");
+            } else {
+                assert_eq!(refinement, REFINED, "{visits} visits");
+            }
+        }
     }
 }

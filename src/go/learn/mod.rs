@@ -8,4 +8,5 @@
 
 pub mod fit;
 pub mod local;
+pub mod network_fit;
 pub mod teacher;

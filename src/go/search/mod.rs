@@ -3,8 +3,8 @@
 //! playouts, the root pass, handicap and territory conversions, and the summary's pass
 //! rules. Knows the rules core and the game-independent search, never GTP.
 //!
-//! Read in order: `board` (the playout board), `patterns`, `playout`, `ladder`, `priors`,
-//! `search_game` (Go's [`crate::search::domain::SearchGame`]), then this file
+//! Read in order: `board` (the playout board), `patterns`, `playout`, `ladder`, `network`,
+//! `priors`, `search_game` (Go's [`crate::search::domain::SearchGame`]), then this file
 //! ([`Search::run`]).
 //!
 //! Facts worth knowing: a node is 40 bytes (children are nodes too, created together when
@@ -20,6 +20,7 @@ pub mod board;
 pub mod features;
 pub mod ladder;
 pub mod move_model;
+pub mod network;
 pub mod patterns;
 pub mod playout;
 pub mod playout_patterns;

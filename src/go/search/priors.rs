@@ -5,8 +5,11 @@
 //! atari escapes, MoGo shapes and closeness to the last move (common-fate-graph distance, a
 //! chain counting as one point), penalties for self-atari, eye-shape filling, low moves in
 //! empty areas, early passes and running from atari into a ladder that dies.
-//! Knows the playout board, patterns, tactics, features and the model; nothing of the tree's
-//! layout.
+//! A node that earns `refine_visits` visits (the root at once) gets its children's priors
+//! again from the policy network ([`crate::go::search::network`]) in place of the move
+//! model, in the same form ([`compute_network_priors`]).
+//! Knows the playout board, patterns, tactics, features, the model and the network; nothing
+//! of the tree's layout.
 
 use crate::color::Color;
 use crate::go::search::board::{stone_code, PlayoutBoard, BORDER, CAPACITY, EMPTY, NO_POINT};
@@ -15,6 +18,7 @@ use crate::go::search::features::{
 };
 use crate::go::search::ladder::LadderReader;
 use crate::go::search::move_model::{self, MoveModel};
+use crate::go::search::network::{self, NetworkScratch};
 use crate::go::search::patterns::PatternTable;
 use crate::go::search::playout::{new_liberties, self_atari_size};
 use crate::search::domain::Prior;
@@ -29,6 +33,7 @@ pub struct PriorScratch {
     features: FeatureScratch,
     move_features: Vec<MoveFeatures>,
     probabilities: Vec<f32>,
+    network: NetworkScratch,
 }
 
 impl Default for PriorScratch {
@@ -40,6 +45,7 @@ impl Default for PriorScratch {
             features: FeatureScratch::default(),
             move_features: Vec::new(),
             probabilities: Vec::new(),
+            network: NetworkScratch::default(),
         }
     }
 }
@@ -100,6 +106,15 @@ impl PriorScratch {
     }
 }
 
+/// Sets `priors` to `count` even priors.
+fn even_priors(params: &SearchParams, count: usize, priors: &mut Vec<Prior>) {
+    priors.clear();
+    let mut prior = Prior::default();
+    prior.add(params.prior_even, false);
+    prior.wins += params.prior_even * RESULT_SCALE / 2;
+    priors.resize(count, prior);
+}
+
 /// Computes the priors of every candidate in `points` (pass is [`NO_POINT`]) for `color`
 /// to move on `board`, writing them to `priors` (same order).
 pub fn compute_priors(
@@ -111,13 +126,7 @@ pub fn compute_priors(
     points: &[u16],
     priors: &mut Vec<Prior>,
 ) {
-    priors.clear();
-    for _ in points {
-        let mut prior = Prior::default();
-        prior.add(params.prior_even, false);
-        prior.wins += params.prior_even * RESULT_SCALE / 2;
-        priors.push(prior);
-    }
+    even_priors(params, points.len(), priors);
     if !params.priors {
         return;
     }
@@ -244,10 +253,30 @@ fn add_model_priors(
         &mut scratch.move_features,
     );
     model.probabilities(&scratch.move_features, &mut scratch.probabilities);
+    add_probability_priors(
+        board,
+        params,
+        params.prior_model,
+        &scratch.probabilities,
+        points,
+        priors,
+    );
+}
+
+/// Adds `weight * sqrt(p)` won visits to each point's prior, `p` its probability; the pass
+/// gets the hand-made pass prior instead.
+fn add_probability_priors(
+    board: &PlayoutBoard,
+    params: &SearchParams,
+    weight: u32,
+    probabilities: &[f32],
+    points: &[u16],
+    priors: &mut [Prior],
+) {
     let size = board.size();
     for ((prior, &probability), &point) in priors
         .iter_mut()
-        .zip(scratch.probabilities.iter())
+        .zip(probabilities.iter())
         .zip(points.iter())
     {
         if point as usize == NO_POINT {
@@ -258,9 +287,53 @@ fn add_model_priors(
             }
             continue;
         }
-        let won = (probability.sqrt() * params.prior_model as f32).round() as u32;
+        let won = (probability.sqrt() * weight as f32).round() as u32;
         prior.add(won, true);
     }
+}
+
+/// The priors of `points` from the policy network (with the hand-made tactics when the
+/// move model takes them), for nodes that earned an evaluation. False, with `priors`
+/// unspecified, when no network applies: none shipped, `prior_network=0`, priors off, or a
+/// board size the network was not trained for.
+pub fn compute_network_priors(
+    board: &PlayoutBoard,
+    color: Color,
+    params: &SearchParams,
+    table: &PatternTable,
+    scratch: &mut PriorScratch,
+    points: &[u16],
+    priors: &mut Vec<Prior>,
+) -> bool {
+    if !params.priors || params.prior_network == 0 {
+        return false;
+    }
+    let Some(network) = network::shipped() else {
+        return false;
+    };
+    if network.shape.board_size != board.size() {
+        return false;
+    }
+    even_priors(params, points.len(), priors);
+    network.policy(
+        board,
+        color,
+        points,
+        &mut scratch.network,
+        &mut scratch.probabilities,
+    );
+    add_probability_priors(
+        board,
+        params,
+        params.prior_network,
+        &scratch.probabilities,
+        points,
+        priors,
+    );
+    if params.prior_model_tactics {
+        add_hand_priors(board, color, params, table, scratch, points, priors, true);
+    }
+    true
 }
 
 #[cfg(test)]
@@ -343,5 +416,66 @@ mod tests {
             ..SearchParams::default()
         });
         assert!(plain.iter().all(|prior| prior.value() == 0.5));
+    }
+
+    #[test]
+    fn the_network_favours_the_captures_over_the_self_atari() {
+        let params = SearchParams::default();
+        let rules_board = Board::from_diagram(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . X O X . . .
+             . . . . X . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . O O O . . . . .
+             O X X . . . . . .",
+        )
+        .unwrap();
+        let board = PlayoutBoard::from_board(&rules_board, Color::Black);
+        let points = [
+            at(9, "E7") as u16,
+            at(9, "H8") as u16,
+            at(9, "D1") as u16,
+            NO_POINT as u16,
+        ];
+        let mut priors = Vec::new();
+        assert!(compute_network_priors(
+            &board,
+            Color::Black,
+            &params,
+            patterns::table(),
+            &mut PriorScratch::default(),
+            &points,
+            &mut priors,
+        ));
+        let values: Vec<f64> = priors.iter().map(Prior::value).collect();
+        assert!(values[0] > values[2] && values[2] < 0.5, "{values:?}");
+        assert!(priors[0].wins > priors[2].wins, "{priors:?}");
+        // No network for a size it was not trained for, nor with prior_network=0.
+        let small = PlayoutBoard::new(7);
+        assert!(!compute_network_priors(
+            &small,
+            Color::Black,
+            &params,
+            patterns::table(),
+            &mut PriorScratch::default(),
+            &[NO_POINT as u16],
+            &mut priors,
+        ));
+        let off = SearchParams {
+            prior_network: 0,
+            ..SearchParams::default()
+        };
+        assert!(!compute_network_priors(
+            &board,
+            Color::Black,
+            &off,
+            patterns::table(),
+            &mut PriorScratch::default(),
+            &points,
+            &mut priors,
+        ));
     }
 }

@@ -1,12 +1,13 @@
 //! Go as a [`SearchGame`]: the playout board with its light or heavy playouts, the priors
-//! of new children, the capture-Go target and area ownership. Knows the playout board,
+//! of new children (refined by the policy network in nodes that earn it), the capture-Go
+//! target and area ownership. Knows the playout board,
 //! playouts and priors; nothing of the tree.
 
 use crate::color::Color;
 use crate::go::search::board::{PlayoutBoard, BLACK, CAPACITY, EMPTY, NO_POINT, WHITE};
 use crate::go::search::patterns;
 use crate::go::search::playout::{play_out, PlayoutSettings};
-use crate::go::search::priors::{compute_priors, PriorScratch};
+use crate::go::search::priors::{compute_network_priors, compute_priors, PriorScratch};
 use crate::search::domain::SearchGame;
 use crate::search::domain::{Outcome, Prior};
 use crate::search::params::SearchParams;
@@ -82,6 +83,25 @@ impl SearchGame for PlayoutBoard {
             moves,
             priors,
         );
+    }
+
+    fn refine_priors(
+        &self,
+        player: Color,
+        params: &SearchParams,
+        scratch: &mut PriorScratch,
+        moves: &[u16],
+        priors: &mut Vec<Prior>,
+    ) -> bool {
+        compute_network_priors(
+            self,
+            player,
+            params,
+            patterns::table(),
+            scratch,
+            moves,
+            priors,
+        )
     }
 
     #[inline(always)]

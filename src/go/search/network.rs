@@ -1,0 +1,752 @@
+//! The Go policy network: a small residual convolutional network that rates every point of
+//! the board as the next move (a distillation of KataGo's policy, trained by `ishi-train
+//! --network`, see `models/README.md`). The search asks it for the priors of nodes that
+//! have earned enough visits to pay for an evaluation (the root at once).
+//!
+//! Shape: a 3x3 convolution from [`INPUT_PLANES`] feature planes to `channels`, then
+//! `blocks` residual blocks (two 3x3 convolutions, rectified, the block's input added
+//! before the second rectifier), then a 1x1 convolution to one logit per point. No pass
+//! output: the pass keeps its hand-made prior. The network is fully convolutional (zero
+//! padding), so it runs on any board size; it is used on the sizes it was trained for.
+//!
+//! Tensors are channels-last: `[position][point][channel]`, points row by row as the
+//! playout board stores them. A convolution is one matrix product over the "im2col"
+//! unfolding `[position * point][9 * channel]` (offsets row by row from the upper left,
+//! channels within), its weights `[9 * inputs][outputs]`. The forward pass here is the one
+//! training uses ([`crate::go::learn::network_fit`] adds the backward pass), so the engine
+//! computes exactly what was trained.
+//!
+//! Knows the playout board; nothing of the tree.
+
+use crate::color::Color;
+use crate::go::search::board::{stone_code, PlayoutBoard, BORDER, CAPACITY, EMPTY, NO_POINT};
+use std::sync::OnceLock;
+
+/// Feature planes per point: own stones, opponent stones, own chains with 1, 2 and 3+
+/// liberties, the same for the opponent, the last move, the move before it, the ko point,
+/// the candidates (moves the search lists) and a plane of ones (which, zero-padded, marks
+/// the edge).
+pub const INPUT_PLANES: usize = 13;
+
+const MAGIC: &[u8; 8] = b"ISHINET1";
+
+/// The network's dimensions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Feature planes of the input.
+    pub inputs: usize,
+    /// Channels of every hidden layer.
+    pub channels: usize,
+    /// Residual blocks.
+    pub blocks: usize,
+    /// The board size the network was trained for.
+    pub board_size: usize,
+}
+
+/// Where one convolution's weights and biases lie in the parameter vector.
+#[derive(Clone, Copy, Debug)]
+pub struct Convolution {
+    /// Input channels.
+    pub inputs: usize,
+    /// Output channels.
+    pub outputs: usize,
+    /// Offset of the weights `[9 * inputs][outputs]`.
+    pub weights: usize,
+    /// Offset of the biases `[outputs]`.
+    pub biases: usize,
+}
+
+impl Shape {
+    /// The convolutions in order: the stem, then two per block.
+    pub fn convolutions(&self) -> Vec<Convolution> {
+        let mut layers = Vec::with_capacity(1 + 2 * self.blocks);
+        let mut offset = 0;
+        let mut push = |inputs: usize, outputs: usize| {
+            let weights = offset;
+            let biases = weights + 9 * inputs * outputs;
+            offset = biases + outputs;
+            layers.push(Convolution {
+                inputs,
+                outputs,
+                weights,
+                biases,
+            });
+        };
+        push(self.inputs, self.channels);
+        for _ in 0..2 * self.blocks {
+            push(self.channels, self.channels);
+        }
+        layers
+    }
+
+    /// Offset of the head's weights `[channels]`, followed by its bias.
+    pub fn head(&self) -> usize {
+        let last = *self.convolutions().last().expect("the stem exists");
+        last.biases + last.outputs
+    }
+
+    /// The number of parameters.
+    pub fn parameter_count(&self) -> usize {
+        self.head() + self.channels + 1
+    }
+}
+
+/// For a board of `size`, the point (row by row, `size * size`) at each of the 9 offsets
+/// around each point, or `u16::MAX` off the board.
+pub fn neighbour_table(size: usize) -> Vec<u16> {
+    let mut table = Vec::with_capacity(size * size * 9);
+    for row in 0..size as isize {
+        for column in 0..size as isize {
+            for dy in -1..=1isize {
+                for dx in -1..=1isize {
+                    let (r, c) = (row + dy, column + dx);
+                    let inside = r >= 0 && c >= 0 && r < size as isize && c < size as isize;
+                    table.push(if inside {
+                        (r * size as isize + c) as u16
+                    } else {
+                        u16::MAX
+                    });
+                }
+            }
+        }
+    }
+    table
+}
+
+/// Unfolds `input` (`[position][point][channels]`, `points` per position) into `columns`
+/// (`[position * point][9 * channels]`).
+pub fn unfold(input: &[f32], channels: usize, points: usize, table: &[u16], columns: &mut [f32]) {
+    let width = 9 * channels;
+    let positions = input.len() / (points * channels);
+    for position in 0..positions {
+        let base = position * points;
+        for point in 0..points {
+            let row = &mut columns[(base + point) * width..(base + point + 1) * width];
+            for offset in 0..9 {
+                let slot = &mut row[offset * channels..(offset + 1) * channels];
+                match table[point * 9 + offset] {
+                    u16::MAX => slot.fill(0.0),
+                    source => {
+                        let start = (base + source as usize) * channels;
+                        slot.copy_from_slice(&input[start..start + channels]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `c = a · b` (or `c += a · b` with `accumulate`), row-major, `a` `[m][k]`, `b` `[k][n]`;
+/// `transpose_a` reads `a` stored as `[k][m]`, `transpose_b` reads `b` stored as `[n][k]`.
+#[allow(clippy::too_many_arguments)]
+pub fn multiply(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: &[f32],
+    transpose_a: bool,
+    b: &[f32],
+    transpose_b: bool,
+    c: &mut [f32],
+    accumulate: bool,
+) {
+    assert!(a.len() >= m * k && b.len() >= k * n && c.len() >= m * n);
+    let (row_a, column_a) = if transpose_a {
+        (1, m as isize)
+    } else {
+        (k as isize, 1)
+    };
+    let (row_b, column_b) = if transpose_b {
+        (1, k as isize)
+    } else {
+        (n as isize, 1)
+    };
+    // SAFETY: the slices hold at least the m*k, k*n and m*n elements the strides address
+    // (asserted above), and `c` does not alias `a` or `b` (distinct borrows).
+    unsafe {
+        matrixmultiply::sgemm(
+            m,
+            k,
+            n,
+            1.0,
+            a.as_ptr(),
+            row_a,
+            column_a,
+            b.as_ptr(),
+            row_b,
+            column_b,
+            if accumulate { 1.0 } else { 0.0 },
+            c.as_mut_ptr(),
+            n as isize,
+            1,
+        );
+    }
+}
+
+/// Runs one convolution: `output = unfold(input) · weights + biases`, rectified when
+/// `rectify`; `columns` receives the unfolding (kept by training for the backward pass).
+#[allow(clippy::too_many_arguments)]
+pub fn convolve(
+    parameters: &[f32],
+    layer: Convolution,
+    input: &[f32],
+    points: usize,
+    table: &[u16],
+    columns: &mut [f32],
+    output: &mut [f32],
+    residual: Option<&[f32]>,
+) {
+    let rows = input.len() / layer.inputs;
+    unfold(input, layer.inputs, points, table, columns);
+    let weights = &parameters[layer.weights..layer.weights + 9 * layer.inputs * layer.outputs];
+    multiply(
+        rows,
+        9 * layer.inputs,
+        layer.outputs,
+        columns,
+        false,
+        weights,
+        false,
+        output,
+        false,
+    );
+    let biases = &parameters[layer.biases..layer.biases + layer.outputs];
+    for (row, out) in output.chunks_exact_mut(layer.outputs).enumerate() {
+        match residual {
+            Some(residual) => {
+                let skip = &residual[row * layer.outputs..(row + 1) * layer.outputs];
+                for ((value, bias), skip) in out.iter_mut().zip(biases).zip(skip) {
+                    *value = (*value + bias + skip).max(0.0);
+                }
+            }
+            None => {
+                for (value, bias) in out.iter_mut().zip(biases) {
+                    *value = (*value + bias).max(0.0);
+                }
+            }
+        }
+    }
+}
+
+/// The activations of one forward pass over a batch, kept for the backward pass.
+#[derive(Default)]
+pub struct Activations {
+    /// Positions in the batch.
+    pub positions: usize,
+    /// Points per position.
+    pub points: usize,
+    /// The unfolded input of every convolution, in order.
+    pub columns: Vec<Vec<f32>>,
+    /// The trunk after the stem and after each block (`blocks + 1` tensors).
+    pub trunk: Vec<Vec<f32>>,
+    /// The first convolution's output in each block.
+    pub inner: Vec<Vec<f32>>,
+    /// The logits, `[position][point]`.
+    pub logits: Vec<f32>,
+}
+
+fn resize(buffer: &mut Vec<f32>, length: usize) {
+    if buffer.len() != length {
+        buffer.resize(length, 0.0);
+    }
+}
+
+/// Runs the network over `input` (`[position][point][INPUT_PLANES]`), filling
+/// `activations` (buffers are reused between calls of the same batch size).
+pub fn forward(
+    shape: &Shape,
+    parameters: &[f32],
+    input: &[f32],
+    points: usize,
+    table: &[u16],
+    activations: &mut Activations,
+) {
+    let positions = input.len() / (points * shape.inputs);
+    let rows = positions * points;
+    let layers = shape.convolutions();
+    activations.positions = positions;
+    activations.points = points;
+    activations.columns.resize_with(layers.len(), Vec::new);
+    activations.trunk.resize_with(shape.blocks + 1, Vec::new);
+    activations.inner.resize_with(shape.blocks, Vec::new);
+    for (layer, columns) in layers.iter().zip(activations.columns.iter_mut()) {
+        resize(columns, rows * 9 * layer.inputs);
+    }
+    for tensor in activations
+        .trunk
+        .iter_mut()
+        .chain(activations.inner.iter_mut())
+    {
+        resize(tensor, rows * shape.channels);
+    }
+    convolve(
+        parameters,
+        layers[0],
+        input,
+        points,
+        table,
+        &mut activations.columns[0],
+        &mut activations.trunk[0],
+        None,
+    );
+    for block in 0..shape.blocks {
+        let (before, after) = activations.trunk.split_at_mut(block + 1);
+        let trunk_in = &before[block];
+        convolve(
+            parameters,
+            layers[1 + 2 * block],
+            trunk_in,
+            points,
+            table,
+            &mut activations.columns[1 + 2 * block],
+            &mut activations.inner[block],
+            None,
+        );
+        convolve(
+            parameters,
+            layers[2 + 2 * block],
+            &activations.inner[block],
+            points,
+            table,
+            &mut activations.columns[2 + 2 * block],
+            &mut after[0],
+            Some(trunk_in),
+        );
+    }
+    let head = shape.head();
+    let head_weights = &parameters[head..head + shape.channels];
+    let head_bias = parameters[head + shape.channels];
+    resize(&mut activations.logits, rows);
+    multiply(
+        rows,
+        shape.channels,
+        1,
+        &activations.trunk[shape.blocks],
+        false,
+        head_weights,
+        false,
+        &mut activations.logits,
+        false,
+    );
+    for logit in activations.logits.iter_mut() {
+        *logit += head_bias;
+    }
+}
+
+/// Writes the feature planes of `board` with `color` to move into `planes`
+/// (`[point][INPUT_PLANES]`, points row by row), marking `candidates` (pass ignored).
+pub fn encode(board: &PlayoutBoard, color: Color, candidates: &[u16], planes: &mut [f32]) {
+    let size = board.size();
+    let stride = board.stride();
+    planes[..size * size * INPUT_PLANES].fill(0.0);
+    let own = stone_code(color);
+    let mut liberties = [0usize; 3];
+    let mut chain_liberties = [0u8; CAPACITY];
+    let index = |point: usize| (point / stride - 1) * size + point % stride - 1;
+    for row in 0..size {
+        for column in 0..size {
+            let point = (row + 1) * stride + column + 1;
+            let plane = &mut planes[(row * size + column) * INPUT_PLANES..];
+            plane[12] = 1.0;
+            let cell = board.cell(point);
+            if cell == EMPTY || cell == BORDER {
+                continue;
+            }
+            let head = board.chain(point);
+            if chain_liberties[head] == 0 {
+                chain_liberties[head] = board.liberties_into(point, NO_POINT, &mut liberties) as u8;
+            }
+            let count = chain_liberties[head].clamp(1, 3) as usize;
+            let side = if cell == own { 0 } else { 1 };
+            plane[side] = 1.0;
+            plane[2 + 3 * side + count - 1] = 1.0;
+        }
+    }
+    for (point, plane_index) in [
+        (board.last_move(), 8),
+        (board.second_last_move(), 9),
+        (board.ko_point(), 10),
+    ] {
+        if point != NO_POINT && board.cell(point) != BORDER {
+            planes[index(point) * INPUT_PLANES + plane_index] = 1.0;
+        }
+    }
+    for &candidate in candidates {
+        if candidate as usize != NO_POINT {
+            planes[index(candidate as usize) * INPUT_PLANES + 11] = 1.0;
+        }
+    }
+}
+
+/// A trained network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolicyNetwork {
+    /// Its dimensions.
+    pub shape: Shape,
+    /// Every weight and bias, laid out as [`Shape::convolutions`] and [`Shape::head`] say.
+    pub parameters: Vec<f32>,
+}
+
+/// Buffers of one evaluation, reused between evaluations.
+#[derive(Default)]
+pub struct NetworkScratch {
+    planes: Vec<f32>,
+    table: Vec<u16>,
+    table_size: usize,
+    activations: Activations,
+}
+
+impl PolicyNetwork {
+    /// The file's bytes: magic, the four dimensions (u32), the parameters (f32), all
+    /// little-endian.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = MAGIC.to_vec();
+        for dimension in [
+            self.shape.inputs,
+            self.shape.channels,
+            self.shape.blocks,
+            self.shape.board_size,
+        ] {
+            bytes.extend_from_slice(&(dimension as u32).to_le_bytes());
+        }
+        for parameter in &self.parameters {
+            bytes.extend_from_slice(&parameter.to_le_bytes());
+        }
+        bytes
+    }
+
+    /// Reads a network written by [`PolicyNetwork::to_bytes`].
+    ///
+    /// # Errors
+    /// A wrong magic, input planes other than [`INPUT_PLANES`], implausible dimensions, a
+    /// length that does not match them, or a parameter that is not finite.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PolicyNetwork, String> {
+        if bytes.len() < 24 || &bytes[..8] != MAGIC {
+            return Err("not an ishi policy network".into());
+        }
+        let dimension = |index: usize| {
+            let start = 8 + 4 * index;
+            u32::from_le_bytes(bytes[start..start + 4].try_into().unwrap_or([0; 4])) as usize
+        };
+        let shape = Shape {
+            inputs: dimension(0),
+            channels: dimension(1),
+            blocks: dimension(2),
+            board_size: dimension(3),
+        };
+        if shape.inputs != INPUT_PLANES {
+            return Err(format!(
+                "{} input planes, this build computes {INPUT_PLANES}",
+                shape.inputs
+            ));
+        }
+        if shape.channels == 0 || shape.channels > 512 || shape.blocks > 64 {
+            return Err(format!("implausible dimensions {shape:?}"));
+        }
+        if !(2..=25).contains(&shape.board_size) {
+            return Err(format!("board size {}", shape.board_size));
+        }
+        let count = shape.parameter_count();
+        if bytes.len() != 24 + 4 * count {
+            return Err(format!(
+                "{} bytes, the dimensions need {}",
+                bytes.len(),
+                24 + 4 * count
+            ));
+        }
+        let parameters: Vec<f32> = bytes[24..]
+            .chunks_exact(4)
+            .map(|chunk| f32::from_le_bytes(chunk.try_into().unwrap_or([0; 4])))
+            .collect();
+        if parameters.iter().any(|parameter| !parameter.is_finite()) {
+            return Err("a parameter is not finite".into());
+        }
+        Ok(PolicyNetwork { shape, parameters })
+    }
+
+    /// The probability of each of `points` (pass, [`NO_POINT`], gets 0) as `color`'s next
+    /// move on `board`: the softmax of the logits over the points listed.
+    pub fn policy(
+        &self,
+        board: &PlayoutBoard,
+        color: Color,
+        points: &[u16],
+        scratch: &mut NetworkScratch,
+        probabilities: &mut Vec<f32>,
+    ) {
+        let size = board.size();
+        let count = size * size;
+        if scratch.table_size != size {
+            scratch.table = neighbour_table(size);
+            scratch.table_size = size;
+        }
+        resize(&mut scratch.planes, count * INPUT_PLANES);
+        encode(board, color, points, &mut scratch.planes);
+        forward(
+            &self.shape,
+            &self.parameters,
+            &scratch.planes,
+            count,
+            &scratch.table,
+            &mut scratch.activations,
+        );
+        let stride = board.stride();
+        let logits = &scratch.activations.logits;
+        probabilities.clear();
+        let mut largest = f32::NEG_INFINITY;
+        for &point in points {
+            let point = point as usize;
+            let logit = if point == NO_POINT {
+                f32::NEG_INFINITY
+            } else {
+                logits[(point / stride - 1) * size + point % stride - 1]
+            };
+            largest = largest.max(logit);
+            probabilities.push(logit);
+        }
+        let mut total = 0.0;
+        for value in probabilities.iter_mut() {
+            *value = if *value == f32::NEG_INFINITY {
+                0.0
+            } else {
+                (*value - largest).exp()
+            };
+            total += *value;
+        }
+        if total > 0.0 {
+            for value in probabilities.iter_mut() {
+                *value /= total;
+            }
+        }
+    }
+}
+
+/// The network shipped in the binary.
+static SHIPPED: &[u8] = include_bytes!("../../../models/go-policy.bin");
+
+/// The network in use: the shipped one unless [`use_file`] chose another first.
+static NETWORK: OnceLock<Option<PolicyNetwork>> = OnceLock::new();
+
+/// Uses the network in the file at `path` in place of the shipped one (`--policy-network`);
+/// call it before the first search.
+///
+/// # Errors
+/// The file does not read as a network, or a network is already in use.
+pub fn use_file(path: &std::path::Path) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|error| error.to_string())?;
+    let network = PolicyNetwork::from_bytes(&bytes)?;
+    NETWORK
+        .set(Some(network))
+        .map_err(|_| "a network is already in use".to_string())
+}
+
+/// The network in use, read on first use; `None` (with a warning in the log) if the shipped
+/// one does not read, so the engine keeps the move model's priors.
+pub fn shipped() -> Option<&'static PolicyNetwork> {
+    NETWORK
+        .get_or_init(|| match PolicyNetwork::from_bytes(SHIPPED) {
+            Ok(network) => Some(network),
+            Err(error) => {
+                log::warn!("the shipped policy network does not load: {error}");
+                None
+            }
+        })
+        .as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::rules::board::Board;
+    use crate::go::search::board::vertex_index as at;
+
+    /// A network with deterministic pseudo-random parameters.
+    fn example_network(channels: usize, blocks: usize) -> PolicyNetwork {
+        let shape = Shape {
+            inputs: INPUT_PLANES,
+            channels,
+            blocks,
+            board_size: 9,
+        };
+        let mut state = 12345u64;
+        let parameters = (0..shape.parameter_count())
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.4
+            })
+            .collect();
+        PolicyNetwork { shape, parameters }
+    }
+
+    #[test]
+    fn round_trips_and_refuses_broken_files() {
+        let network = example_network(4, 2);
+        let bytes = network.to_bytes();
+        assert_eq!(PolicyNetwork::from_bytes(&bytes).unwrap(), network);
+        assert!(PolicyNetwork::from_bytes(&bytes[..bytes.len() - 4]).is_err());
+        assert!(PolicyNetwork::from_bytes(b"ISHINET2").is_err());
+        let mut wrong_planes = bytes.clone();
+        wrong_planes[8] = 7;
+        assert!(PolicyNetwork::from_bytes(&wrong_planes).is_err());
+        let mut not_finite = bytes;
+        let last = not_finite.len() - 4;
+        not_finite[last..].copy_from_slice(&f32::NAN.to_le_bytes());
+        assert!(PolicyNetwork::from_bytes(&not_finite).is_err());
+    }
+
+    /// The convolution by matrix product agrees with a direct sum over the neighbours.
+    #[test]
+    fn convolution_matches_the_direct_sum() {
+        let network = example_network(3, 1);
+        let layer = network.shape.convolutions()[0];
+        let size = 4;
+        let points = size * size;
+        let input: Vec<f32> = (0..2 * points * INPUT_PLANES)
+            .map(|index| ((index * 7919) % 13) as f32 / 13.0 - 0.4)
+            .collect();
+        let table = neighbour_table(size);
+        let mut columns = vec![0.0; 2 * points * 9 * INPUT_PLANES];
+        let mut output = vec![0.0; 2 * points * 3];
+        convolve(
+            &network.parameters,
+            layer,
+            &input,
+            points,
+            &table,
+            &mut columns,
+            &mut output,
+            None,
+        );
+        for position in 0..2 {
+            for row in 0..size as isize {
+                for column in 0..size as isize {
+                    for out in 0..3 {
+                        let mut sum = network.parameters[layer.biases + out];
+                        for dy in -1..=1isize {
+                            for dx in -1..=1isize {
+                                let (r, c) = (row + dy, column + dx);
+                                if r < 0 || c < 0 || r >= size as isize || c >= size as isize {
+                                    continue;
+                                }
+                                let offset = ((dy + 1) * 3 + dx + 1) as usize;
+                                let source = position * points + (r * size as isize + c) as usize;
+                                for channel in 0..INPUT_PLANES {
+                                    sum += input[source * INPUT_PLANES + channel]
+                                        * network.parameters[layer.weights
+                                            + (offset * INPUT_PLANES + channel) * 3
+                                            + out];
+                                }
+                            }
+                        }
+                        let point = position * points + (row * size as isize + column) as usize;
+                        let got = output[point * 3 + out];
+                        assert!((got - sum.max(0.0)).abs() < 1e-4, "{got} against {sum}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn encodes_stones_liberties_and_candidates() {
+        let rules_board = Board::from_diagram(
+            ". . . . .
+             . . . . .
+             . . X O .
+             . . . . .
+             . . . . .",
+        )
+        .unwrap();
+        let mut board = PlayoutBoard::from_board(&rules_board, Color::Black);
+        board.play(at(5, "C2"), Color::Black);
+        let mut planes = vec![0.0; 25 * INPUT_PLANES];
+        let candidates = [at(5, "A1") as u16, NO_POINT as u16];
+        encode(&board, Color::White, &candidates, &mut planes);
+        let plane = |vertex: &str, plane: usize| {
+            let point = at(5, vertex);
+            let stride = board.stride();
+            planes[((point / stride - 1) * 5 + point % stride - 1) * INPUT_PLANES + plane]
+        };
+        // White to move: D3 is own with three liberties, C3 and C2 opponent stones with
+        // five liberties together (3+), C2 the last move.
+        assert_eq!(plane("D3", 0), 1.0);
+        assert_eq!(plane("D3", 4), 1.0);
+        assert_eq!(plane("C3", 1), 1.0);
+        assert_eq!(plane("C3", 7), 1.0);
+        assert_eq!(plane("C2", 8), 1.0);
+        assert_eq!(plane("A1", 11), 1.0);
+        assert_eq!(plane("B1", 11), 0.0);
+        assert_eq!(plane("E5", 12), 1.0);
+        assert_eq!(plane("E5", 0) + plane("E5", 1), 0.0);
+    }
+
+    #[test]
+    fn the_policy_sums_to_one_over_the_points() {
+        let network = example_network(8, 2);
+        let board = PlayoutBoard::new(9);
+        let points = [
+            at(9, "E5") as u16,
+            at(9, "C3") as u16,
+            at(9, "A1") as u16,
+            NO_POINT as u16,
+        ];
+        let mut scratch = NetworkScratch::default();
+        let mut probabilities = Vec::new();
+        network.policy(
+            &board,
+            Color::Black,
+            &points,
+            &mut scratch,
+            &mut probabilities,
+        );
+        assert_eq!(probabilities.len(), 4);
+        assert_eq!(probabilities[3], 0.0);
+        assert!((probabilities.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        // The same answer again from reused buffers.
+        let first = probabilities.clone();
+        network.policy(
+            &board,
+            Color::Black,
+            &points,
+            &mut scratch,
+            &mut probabilities,
+        );
+        assert_eq!(first, probabilities);
+    }
+
+    #[test]
+    fn the_shipped_network_loads_and_opens_in_the_centre() {
+        let network = shipped().expect("the shipped network loads");
+        assert_eq!(network.shape.board_size, 9);
+        let board = PlayoutBoard::new(9);
+        let points: Vec<u16> = (0..board.length())
+            .filter(|&point| board.cell(point) == EMPTY)
+            .map(|point| point as u16)
+            .chain([NO_POINT as u16])
+            .collect();
+        let mut probabilities = Vec::new();
+        network.policy(
+            &board,
+            Color::Black,
+            &points,
+            &mut NetworkScratch::default(),
+            &mut probabilities,
+        );
+        let best = points[probabilities
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(b.1))
+            .unwrap()
+            .0] as usize;
+        let centre = at(9, "E5");
+        let stride = board.stride();
+        let (row, column) = (best / stride, best % stride);
+        let (centre_row, centre_column) = (centre / stride, centre % stride);
+        assert!(
+            row.abs_diff(centre_row) <= 1 && column.abs_diff(centre_column) <= 1,
+            "opens at {best}"
+        );
+    }
+}
