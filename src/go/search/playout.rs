@@ -12,7 +12,9 @@
 //! Knows the playout board, the patterns and the policy's probabilities; nothing of trees.
 
 use crate::color::Color;
-use crate::go::search::board::{stone_code, PlayoutBoard, BORDER, EMPTY, NO_POINT};
+use crate::go::search::board::{
+    stone_code, LibertiesBesides, PlayoutBoard, BORDER, EMPTY, NO_POINT,
+};
 use crate::go::search::patterns::{self, code_at, PatternTable};
 use crate::go::search::playout_patterns::{self, PlayoutGammas};
 use crate::search::domain::{encode, Outcome};
@@ -195,16 +197,18 @@ pub fn self_atari_size(board: &PlayoutBoard, point: usize, color: Color) -> Opti
             heads[head_count] = head;
             head_count += 1;
             size += board.chain_size(head);
-            let mut found = [NO_POINT; 2];
-            let got = board.liberties_into(head, point, &mut found);
-            for &liberty in &found[..got] {
-                if !liberties[..count].contains(&liberty) {
-                    if count == 1 {
-                        return None;
+            match board.liberties_besides(head, point) {
+                LibertiesBesides::None => {}
+                LibertiesBesides::One(liberty) => {
+                    if !liberties[..count].contains(&liberty) {
+                        if count == 1 {
+                            return None;
+                        }
+                        liberties[count] = liberty;
+                        count += 1;
                     }
-                    liberties[count] = liberty;
-                    count += 1;
                 }
+                LibertiesBesides::Several => return None,
             }
         }
     }
@@ -334,11 +338,10 @@ fn local_move(
             }
             seen[seen_count] = head;
             seen_count += 1;
-            let mut liberties = [NO_POINT; 3];
-            if board.liberties_into(head, NO_POINT, &mut liberties) != 2 {
+            let Some(liberties) = board.two_liberties(head) else {
                 continue;
-            }
-            for liberty in &liberties[..2] {
+            };
+            for liberty in &liberties {
                 // Atari an opponent chain, or extend an own chain to more liberties; either
                 // way the stone played must keep at least two liberties itself.
                 let gain = new_liberties(board, *liberty, color);
@@ -521,7 +524,16 @@ pub fn new_liberties(board: &PlayoutBoard, point: usize, color: Color) -> usize 
             heads[head_count] = head;
             head_count += 1;
             let mut found = [NO_POINT; 3];
-            let got = board.liberties_into(neighbour, point, &mut found);
+            let got = match board.liberties_besides(head, point) {
+                LibertiesBesides::None => 0,
+                LibertiesBesides::One(liberty) => {
+                    found[0] = liberty;
+                    1
+                }
+                // Four liberties or more: three besides `point`.
+                LibertiesBesides::Several if board.liberties_at_least(head) > 3 => return 3,
+                LibertiesBesides::Several => board.liberties_into(neighbour, point, &mut found),
+            };
             for &liberty in &found[..got] {
                 if !liberties[..count].contains(&liberty) {
                     liberties[count] = liberty;
@@ -664,6 +676,103 @@ mod tests {
         // (liberty? none besides... B4 has no empty neighbour: it is already in atari? no).
         assert_eq!(self_atari_size(&board, at(5, "A5"), Color::Black), Some(1));
         assert_eq!(self_atari_size(&board, at(5, "D3"), Color::Black), None);
+    }
+
+    /// `self_atari_size` as it was before it used the pseudo-liberty answers: walking
+    /// each own chain for its liberties.
+    fn self_atari_size_by_walking(
+        board: &PlayoutBoard,
+        point: usize,
+        color: Color,
+    ) -> Option<usize> {
+        let own = stone_code(color);
+        let opponent = own ^ BORDER;
+        let mut liberties = Vec::new();
+        let mut heads = Vec::new();
+        let mut size = 1;
+        for neighbour in board.neighbours(point) {
+            let cell = board.cell(neighbour);
+            if cell == EMPTY {
+                liberties.push(neighbour);
+            } else if cell == opponent && board.in_atari(neighbour) {
+                return None;
+            } else if cell == own && !heads.contains(&board.chain(neighbour)) {
+                heads.push(board.chain(neighbour));
+                size += board.chain_size(neighbour);
+                let mut found = [NO_POINT; 400];
+                let got = board.liberties_into(neighbour, point, &mut found);
+                liberties.extend_from_slice(&found[..got]);
+            }
+        }
+        liberties.sort_unstable();
+        liberties.dedup();
+        (liberties.len() <= 1).then_some(size)
+    }
+
+    /// `new_liberties` by walking every own chain next to `point`.
+    fn new_liberties_by_walking(board: &PlayoutBoard, point: usize, color: Color) -> usize {
+        let own = stone_code(color);
+        let opponent = own ^ BORDER;
+        let mut liberties = Vec::new();
+        let mut captures = false;
+        for neighbour in board.neighbours(point) {
+            let cell = board.cell(neighbour);
+            if cell == EMPTY {
+                liberties.push(neighbour);
+            } else if cell == opponent && board.in_atari(neighbour) {
+                captures = true;
+            } else if cell == own {
+                let mut found = [NO_POINT; 400];
+                let got = board.liberties_into(neighbour, point, &mut found);
+                liberties.extend_from_slice(&found[..got]);
+            }
+        }
+        liberties.sort_unstable();
+        liberties.dedup();
+        let count = liberties.len().min(3);
+        if captures {
+            (count + 2).min(3)
+        } else {
+            count
+        }
+    }
+
+    /// The self-atari and new-liberty answers, which use the pseudo-liberties to skip
+    /// chain walks, agree with walking every chain, at every empty point of positions
+    /// along random playouts.
+    #[test]
+    fn liberty_questions_agree_with_walking_the_chains() {
+        let mut random = Random::new(11);
+        let mut checked = 0;
+        for size in [7, 9, 19] {
+            for _ in 0..8 {
+                let mut board = PlayoutBoard::new(size);
+                let mut color = Color::Black;
+                for _ in 0..size * size * 3 / 2 {
+                    let point = random_move(&mut board, color, &mut random, None);
+                    if point == NO_POINT {
+                        break;
+                    }
+                    board.play(point, color);
+                    color = color.opponent();
+                    for index in 0..board.empty_count() {
+                        let point = board.empty_at(index);
+                        for color in [Color::Black, Color::White] {
+                            assert_eq!(
+                                self_atari_size(&board, point, color),
+                                self_atari_size_by_walking(&board, point, color)
+                            );
+                            assert_eq!(
+                                new_liberties(&board, point, color),
+                                new_liberties_by_walking(&board, point, color)
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000);
     }
 
     #[test]
