@@ -554,39 +554,55 @@ pub fn new_liberties(board: &PlayoutBoard, point: usize, color: Color) -> usize 
 /// When the empty region through `start` has exactly three points, all bordered by stones
 /// of one colour, the vital point (the one touching both others).
 pub fn three_point_vital(board: &PlayoutBoard, start: usize) -> Option<usize> {
-    let mut region = [start, NO_POINT, NO_POINT];
-    let mut size = 1;
-    let mut cursor = 0;
-    let mut border_colours = 0u8;
-    while cursor < size {
-        let point = region[cursor];
-        cursor += 1;
+    // Three points in a row or an L: either `start` is the middle, with two empty
+    // neighbours whose only empty neighbour is `start`, or an end, whose one empty
+    // neighbour is the middle, with `start` and one more end.
+    let (around_start, count) = empty_neighbours(board, start);
+    let (vital, region) = match count {
+        2 => (start, [start, around_start[0], around_start[1]]),
+        1 => {
+            let middle = around_start[0];
+            let (around_middle, middle_count) = empty_neighbours(board, middle);
+            if middle_count != 2 {
+                return None;
+            }
+            let end = if around_middle[0] == start {
+                around_middle[1]
+            } else {
+                around_middle[0]
+            };
+            (middle, [start, middle, end])
+        }
+        _ => return None,
+    };
+    let mut colours = 0u8;
+    for point in region {
+        if point != vital && empty_neighbours(board, point).1 != 1 {
+            return None;
+        }
         for neighbour in board.neighbours(point) {
             let cell = board.cell(neighbour);
-            if cell == EMPTY {
-                if !region[..size].contains(&neighbour) {
-                    if size == 3 {
-                        return None;
-                    }
-                    region[size] = neighbour;
-                    size += 1;
-                }
-            } else if cell != BORDER {
-                border_colours |= cell;
+            if cell != EMPTY && cell != BORDER {
+                colours |= cell;
             }
         }
     }
-    if size != 3 || border_colours == BORDER || border_colours == 0 {
+    if colours == BORDER || colours == 0 {
         return None;
     }
-    region.into_iter().find(|&point| {
-        let touching = board
-            .neighbours(point)
-            .iter()
-            .filter(|neighbour| region.contains(neighbour))
-            .count();
-        touching == 2
-    })
+    Some(vital)
+}
+
+/// The empty neighbours of `point` (first in the array) and how many there are.
+#[inline(always)]
+fn empty_neighbours(board: &PlayoutBoard, point: usize) -> ([usize; 4], usize) {
+    let mut empty = [NO_POINT; 4];
+    let mut count = 0;
+    for neighbour in board.neighbours(point) {
+        empty[count] = neighbour;
+        count += (board.cell(neighbour) == EMPTY) as usize;
+    }
+    (empty, count)
 }
 
 #[cfg(test)]
@@ -737,13 +753,51 @@ mod tests {
         }
     }
 
+    /// `three_point_vital` as it was first written: a search of the empty region that
+    /// gives up beyond three points.
+    fn three_point_vital_by_search(board: &PlayoutBoard, start: usize) -> Option<usize> {
+        let mut region = vec![start];
+        let mut colours = 0u8;
+        let mut cursor = 0;
+        while cursor < region.len() {
+            let point = region[cursor];
+            cursor += 1;
+            for neighbour in board.neighbours(point) {
+                let cell = board.cell(neighbour);
+                if cell == EMPTY {
+                    if !region.contains(&neighbour) {
+                        if region.len() == 3 {
+                            return None;
+                        }
+                        region.push(neighbour);
+                    }
+                } else if cell != BORDER {
+                    colours |= cell;
+                }
+            }
+        }
+        if region.len() != 3 || colours == BORDER || colours == 0 {
+            return None;
+        }
+        region.iter().copied().find(|&point| {
+            let touching = board.neighbours(point);
+            region
+                .iter()
+                .filter(|other| touching.contains(other))
+                .count()
+                == 2
+        })
+    }
+
     /// The self-atari and new-liberty answers, which use the pseudo-liberties to skip
-    /// chain walks, agree with walking every chain, at every empty point of positions
-    /// along random playouts.
+    /// chain walks, agree with walking every chain, and the vital points of three-point
+    /// eye spaces with a search of the region, at every empty point of positions along
+    /// random playouts.
     #[test]
     fn liberty_questions_agree_with_walking_the_chains() {
         let mut random = Random::new(11);
         let mut checked = 0;
+        let mut vitals = 0;
         for size in [7, 9, 19] {
             for _ in 0..8 {
                 let mut board = PlayoutBoard::new(size);
@@ -757,6 +811,9 @@ mod tests {
                     color = color.opponent();
                     for index in 0..board.empty_count() {
                         let point = board.empty_at(index);
+                        let vital = three_point_vital(&board, point);
+                        assert_eq!(vital, three_point_vital_by_search(&board, point));
+                        vitals += vital.is_some() as usize;
                         for color in [Color::Black, Color::White] {
                             assert_eq!(
                                 self_atari_size(&board, point, color),
@@ -773,6 +830,7 @@ mod tests {
             }
         }
         assert!(checked > 10_000);
+        assert!(vitals > 100, "{vitals} vital points");
     }
 
     #[test]
