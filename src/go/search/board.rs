@@ -300,11 +300,25 @@ impl PlayoutBoard {
     pub fn liberties_besides(&self, chain: usize, point: usize) -> LibertiesBesides {
         let head = self.chain(chain) & MASK;
         let color = self.cells[head];
-        let mut touching = 0u64;
+        let mut touching = 0;
         for neighbour in self.neighbours(point) {
             let index = neighbour & MASK;
-            touching += (self.cells[index] == color && self.head[index] as usize == head) as u64;
+            touching += (self.cells[index] == color && self.head[index] as usize == head) as usize;
         }
+        self.liberties_besides_touching(head, point, touching)
+    }
+
+    /// [`PlayoutBoard::liberties_besides`] for a caller that has counted the `touching`
+    /// stones of the chain through `chain` next to `point` (1 to 4).
+    #[inline(always)]
+    pub fn liberties_besides_touching(
+        &self,
+        chain: usize,
+        point: usize,
+        touching: usize,
+    ) -> LibertiesBesides {
+        let head = self.chain(chain) & MASK;
+        let touching = touching as u64;
         let point = point as u64;
         let count = self.pseudo[head] as u64 - touching;
         if count == 0 {

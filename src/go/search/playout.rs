@@ -171,48 +171,79 @@ pub fn self_atari_size(board: &PlayoutBoard, point: usize, color: Color) -> Opti
     let opponent = own ^ BORDER;
     let mut liberties = [NO_POINT; 2];
     let mut count = 0;
+    let mut chains = TouchingChains::new();
     for neighbour in board.neighbours(point) {
-        if board.cell(neighbour) == EMPTY {
+        let cell = board.cell(neighbour);
+        if cell == EMPTY {
             if count == 1 {
                 return None;
             }
             liberties[count] = neighbour;
             count += 1;
-        }
-    }
-    let mut size = 1;
-    let mut heads = [NO_POINT; 4];
-    let mut head_count = 0;
-    for neighbour in board.neighbours(point) {
-        let cell = board.cell(neighbour);
-        if cell == opponent {
+        } else if cell == opponent {
             if board.in_atari(neighbour) {
                 return None;
             }
         } else if cell == own {
-            let head = board.chain(neighbour);
-            if heads[..head_count].contains(&head) {
-                continue;
-            }
-            heads[head_count] = head;
-            head_count += 1;
-            size += board.chain_size(head);
-            match board.liberties_besides(head, point) {
-                LibertiesBesides::None => {}
-                LibertiesBesides::One(liberty) => {
-                    if !liberties[..count].contains(&liberty) {
-                        if count == 1 {
-                            return None;
-                        }
-                        liberties[count] = liberty;
-                        count += 1;
+            chains.add(board.chain(neighbour));
+        }
+    }
+    let mut size = 1;
+    for (head, touching) in chains.iter() {
+        size += board.chain_size(head);
+        match board.liberties_besides_touching(head, point, touching) {
+            LibertiesBesides::None => {}
+            LibertiesBesides::One(liberty) => {
+                if !liberties[..count].contains(&liberty) {
+                    if count == 1 {
+                        return None;
                     }
+                    liberties[count] = liberty;
+                    count += 1;
                 }
-                LibertiesBesides::Several => return None,
             }
+            LibertiesBesides::Several => return None,
         }
     }
     Some(size)
+}
+
+/// The distinct chains next to a point, each with the number of its stones there.
+struct TouchingChains {
+    heads: [usize; 4],
+    touching: [usize; 4],
+    count: usize,
+}
+
+impl TouchingChains {
+    #[inline(always)]
+    fn new() -> TouchingChains {
+        TouchingChains {
+            heads: [NO_POINT; 4],
+            touching: [0; 4],
+            count: 0,
+        }
+    }
+
+    /// Counts one more stone of the chain with representative `head`.
+    #[inline(always)]
+    fn add(&mut self, head: usize) {
+        for index in 0..self.count {
+            if self.heads[index] == head {
+                self.touching[index] += 1;
+                return;
+            }
+        }
+        self.heads[self.count] = head;
+        self.touching[self.count] = 1;
+        self.count += 1;
+    }
+
+    /// The chains in the order first met, with their touching stones.
+    #[inline(always)]
+    fn iter(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.count).map(|index| (self.heads[index], self.touching[index]))
+    }
 }
 
 /// A small list of candidate points without allocation.
@@ -498,49 +529,40 @@ pub fn new_liberties(board: &PlayoutBoard, point: usize, color: Color) -> usize 
     let mut liberties = [NO_POINT; 3];
     let mut count = 0;
     let mut captures = false;
+    let mut chains = TouchingChains::new();
     for neighbour in board.neighbours(point) {
         let cell = board.cell(neighbour);
         if cell == EMPTY {
-            if !liberties[..count].contains(&neighbour) {
-                liberties[count] = neighbour;
+            // The neighbours are distinct: no test for a repeat.
+            liberties[count] = neighbour;
+            count += 1;
+            if count == 3 {
+                return 3;
+            }
+        } else if cell == opponent {
+            captures |= board.in_atari(neighbour);
+        } else if cell == own {
+            chains.add(board.chain(neighbour));
+        }
+    }
+    for (head, touching) in chains.iter() {
+        let mut found = [NO_POINT; 3];
+        let got = match board.liberties_besides_touching(head, point, touching) {
+            LibertiesBesides::None => 0,
+            LibertiesBesides::One(liberty) => {
+                found[0] = liberty;
+                1
+            }
+            // Four liberties or more: three besides `point`.
+            LibertiesBesides::Several if board.liberties_at_least(head) > 3 => return 3,
+            LibertiesBesides::Several => board.liberties_into(head, point, &mut found),
+        };
+        for &liberty in &found[..got] {
+            if !liberties[..count].contains(&liberty) {
+                liberties[count] = liberty;
                 count += 1;
                 if count == 3 {
                     return 3;
-                }
-            }
-        } else if cell == opponent && board.in_atari(neighbour) {
-            captures = true;
-        }
-    }
-    let mut heads = [NO_POINT; 4];
-    let mut head_count = 0;
-    for neighbour in board.neighbours(point) {
-        if board.cell(neighbour) == own {
-            // A chain touching `point` twice gives nothing new the second time.
-            let head = board.chain(neighbour);
-            if heads[..head_count].contains(&head) {
-                continue;
-            }
-            heads[head_count] = head;
-            head_count += 1;
-            let mut found = [NO_POINT; 3];
-            let got = match board.liberties_besides(head, point) {
-                LibertiesBesides::None => 0,
-                LibertiesBesides::One(liberty) => {
-                    found[0] = liberty;
-                    1
-                }
-                // Four liberties or more: three besides `point`.
-                LibertiesBesides::Several if board.liberties_at_least(head) > 3 => return 3,
-                LibertiesBesides::Several => board.liberties_into(neighbour, point, &mut found),
-            };
-            for &liberty in &found[..got] {
-                if !liberties[..count].contains(&liberty) {
-                    liberties[count] = liberty;
-                    count += 1;
-                    if count == 3 {
-                        return 3;
-                    }
                 }
             }
         }
