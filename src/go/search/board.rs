@@ -499,19 +499,19 @@ impl PlayoutBoard {
         self.pseudo[index] = pseudo;
         self.liberty_sum[index] = sum;
         self.liberty_square_sum[index] = square_sum;
+        // Merges and captures in one pass: a capture only adds liberties, which merging
+        // sums, and merges never touch the empty list, so the order does not matter.
+        let mut captured = 0u32;
+        let mut captured_at = NO_POINT;
         for neighbour in neighbours {
-            if self.cells[neighbour & MASK] == own {
+            let cell = self.cells[neighbour & MASK];
+            if cell == own {
                 let theirs = self.chain(neighbour);
                 let mine = self.chain(point);
                 if theirs != mine {
                     self.merge(mine, theirs);
                 }
-            }
-        }
-        let mut captured = 0u32;
-        let mut captured_at = NO_POINT;
-        for neighbour in neighbours {
-            if self.cells[neighbour & MASK] == opponent {
+            } else if cell == opponent {
                 let head = self.chain(neighbour);
                 if self.dead_chain(head) {
                     captured += self.stones[head & MASK] as u32;
