@@ -37,6 +37,17 @@ pub fn stone_code(color: Color) -> u8 {
     }
 }
 
+/// What [`PlayoutBoard::liberties_besides`] tells of a chain's other liberties.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LibertiesBesides {
+    /// The point asked about is the chain's only liberty.
+    None,
+    /// Exactly one other liberty, on this point.
+    One(usize),
+    /// Two or more other liberties.
+    Several,
+}
+
 /// A fast board for playouts and tree descent.
 #[derive(Clone)]
 pub struct PlayoutBoard {
@@ -281,6 +292,68 @@ impl PlayoutBoard {
         (self.liberty_sum[head] / count) as usize
     }
 
+    /// The liberties of the chain through the stone on `chain` besides the empty `point`
+    /// next to it, told in O(1) from the pseudo-liberties: the pseudo-liberties `point`
+    /// contributes (one per stone of the chain next to it) are taken out, and the rest are
+    /// either none, all one point (the atari test on what is left), or two or more points.
+    #[inline(always)]
+    pub fn liberties_besides(&self, chain: usize, point: usize) -> LibertiesBesides {
+        let head = self.chain(chain) & MASK;
+        let color = self.cells[head];
+        let mut touching = 0;
+        for neighbour in self.neighbours(point) {
+            let index = neighbour & MASK;
+            touching += (self.cells[index] == color && self.head[index] as usize == head) as usize;
+        }
+        self.liberties_besides_touching(head, point, touching)
+    }
+
+    /// [`PlayoutBoard::liberties_besides`] for a caller that has counted the `touching`
+    /// stones of the chain through `chain` next to `point` (1 to 4).
+    #[inline(always)]
+    pub fn liberties_besides_touching(
+        &self,
+        chain: usize,
+        point: usize,
+        touching: usize,
+    ) -> LibertiesBesides {
+        let head = self.chain(chain) & MASK;
+        let touching = touching as u64;
+        let point = point as u64;
+        let count = self.pseudo[head] as u64 - touching;
+        if count == 0 {
+            return LibertiesBesides::None;
+        }
+        let sum = self.liberty_sum[head] as u64 - touching * point;
+        let square_sum = self.liberty_square_sum[head] as u64 - touching * point * point;
+        if count * square_sum == sum * sum {
+            LibertiesBesides::One((sum / count) as usize)
+        } else {
+            LibertiesBesides::Several
+        }
+    }
+
+    /// A lower bound on the liberties of the chain through the stone on `point`: a liberty
+    /// touches at most four of its stones, so it has at least a quarter of its
+    /// pseudo-liberties.
+    #[inline(always)]
+    pub fn liberties_at_least(&self, point: usize) -> usize {
+        (self.pseudo[self.chain(point) & MASK] as usize).div_ceil(4)
+    }
+
+    /// The two liberties of the chain through the stone on `point` when it has exactly two,
+    /// in the order [`PlayoutBoard::liberties_into`] finds them; `None` otherwise. Chains in
+    /// atari and chains with more than eight pseudo-liberties (so three or more liberties)
+    /// are answered without walking the chain.
+    #[inline]
+    pub fn two_liberties(&self, point: usize) -> Option<[usize; 2]> {
+        if self.liberties_at_least(point) > 2 || self.in_atari(point) {
+            return None;
+        }
+        let mut found = [NO_POINT; 3];
+        (self.liberties_into(point, NO_POINT, &mut found) == 2).then_some([found[0], found[1]])
+    }
+
     /// Whether the chain through `point` has no pseudo-liberty left (it is captured).
     #[inline(always)]
     fn dead_chain(&self, head: usize) -> bool {
@@ -426,19 +499,19 @@ impl PlayoutBoard {
         self.pseudo[index] = pseudo;
         self.liberty_sum[index] = sum;
         self.liberty_square_sum[index] = square_sum;
+        // Merges and captures in one pass: a capture only adds liberties, which merging
+        // sums, and merges never touch the empty list, so the order does not matter.
+        let mut captured = 0u32;
+        let mut captured_at = NO_POINT;
         for neighbour in neighbours {
-            if self.cells[neighbour & MASK] == own {
+            let cell = self.cells[neighbour & MASK];
+            if cell == own {
                 let theirs = self.chain(neighbour);
                 let mine = self.chain(point);
                 if theirs != mine {
                     self.merge(mine, theirs);
                 }
-            }
-        }
-        let mut captured = 0u32;
-        let mut captured_at = NO_POINT;
-        for neighbour in neighbours {
-            if self.cells[neighbour & MASK] == opponent {
+            } else if cell == opponent {
                 let head = self.chain(neighbour);
                 if self.dead_chain(head) {
                     captured += self.stones[head & MASK] as u32;
@@ -771,6 +844,71 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The O(1) liberty answers (`liberties_besides`, `liberties_at_least`,
+    /// `two_liberties`) agree with the liberties found by walking the chain, on every chain
+    /// and every empty point next to it, through random games.
+    #[test]
+    fn quick_liberty_answers_agree_with_walking_the_chain() {
+        let mut state = 777u64;
+        let mut random = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut checked = [0usize; 3];
+        for size in [5, 9, 19] {
+            for _ in 0..6 {
+                let mut board = PlayoutBoard::new(size);
+                let mut color = Color::Black;
+                for _ in 0..size * size * 2 {
+                    if board.empty_count() == 0 {
+                        break;
+                    }
+                    let point = board.empty_at((random() % board.empty_count() as u64) as usize);
+                    if !board.is_legal(point, color) || board.is_eye(point, color) {
+                        continue;
+                    }
+                    board.play(point, color);
+                    color = color.opponent();
+                    for stone in 0..board.length() {
+                        let cell = board.cell(stone);
+                        if (cell != BLACK && cell != WHITE) || board.chain(stone) != stone {
+                            continue;
+                        }
+                        let mut all = [NO_POINT; CAPACITY];
+                        let count = board.liberties_into(stone, NO_POINT, &mut all);
+                        let liberties = &all[..count];
+                        assert!(board.liberties_at_least(stone) <= count);
+                        let mut first = [NO_POINT; 3];
+                        let got = board.liberties_into(stone, NO_POINT, &mut first);
+                        let expected = (got == 2).then_some([first[0], first[1]]);
+                        assert_eq!(board.two_liberties(stone), expected, "chain {stone}");
+                        for &liberty in liberties {
+                            let others: Vec<usize> = liberties
+                                .iter()
+                                .copied()
+                                .filter(|&other| other != liberty)
+                                .collect();
+                            let expected = match others.len() {
+                                0 => LibertiesBesides::None,
+                                1 => LibertiesBesides::One(others[0]),
+                                _ => LibertiesBesides::Several,
+                            };
+                            checked[others.len().min(2)] += 1;
+                            assert_eq!(
+                                board.liberties_besides(stone, liberty),
+                                expected,
+                                "chain {stone} besides {liberty}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked.iter().all(|&count| count > 100), "{checked:?}");
     }
 
     #[test]

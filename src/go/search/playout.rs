@@ -12,7 +12,9 @@
 //! Knows the playout board, the patterns and the policy's probabilities; nothing of trees.
 
 use crate::color::Color;
-use crate::go::search::board::{stone_code, PlayoutBoard, BORDER, EMPTY, NO_POINT};
+use crate::go::search::board::{
+    stone_code, LibertiesBesides, PlayoutBoard, BORDER, EMPTY, NO_POINT,
+};
 use crate::go::search::patterns::{self, code_at, PatternTable};
 use crate::go::search::playout_patterns::{self, PlayoutGammas};
 use crate::search::domain::{encode, Outcome};
@@ -169,35 +171,29 @@ pub fn self_atari_size(board: &PlayoutBoard, point: usize, color: Color) -> Opti
     let opponent = own ^ BORDER;
     let mut liberties = [NO_POINT; 2];
     let mut count = 0;
+    let mut chains = TouchingChains::new();
     for neighbour in board.neighbours(point) {
-        if board.cell(neighbour) == EMPTY {
+        let cell = board.cell(neighbour);
+        if cell == EMPTY {
             if count == 1 {
                 return None;
             }
             liberties[count] = neighbour;
             count += 1;
-        }
-    }
-    let mut size = 1;
-    let mut heads = [NO_POINT; 4];
-    let mut head_count = 0;
-    for neighbour in board.neighbours(point) {
-        let cell = board.cell(neighbour);
-        if cell == opponent {
+        } else if cell == opponent {
             if board.in_atari(neighbour) {
                 return None;
             }
         } else if cell == own {
-            let head = board.chain(neighbour);
-            if heads[..head_count].contains(&head) {
-                continue;
-            }
-            heads[head_count] = head;
-            head_count += 1;
-            size += board.chain_size(head);
-            let mut found = [NO_POINT; 2];
-            let got = board.liberties_into(head, point, &mut found);
-            for &liberty in &found[..got] {
+            chains.add(board.chain(neighbour));
+        }
+    }
+    let mut size = 1;
+    for (head, touching) in chains.iter() {
+        size += board.chain_size(head);
+        match board.liberties_besides_touching(head, point, touching) {
+            LibertiesBesides::None => {}
+            LibertiesBesides::One(liberty) => {
                 if !liberties[..count].contains(&liberty) {
                     if count == 1 {
                         return None;
@@ -206,9 +202,48 @@ pub fn self_atari_size(board: &PlayoutBoard, point: usize, color: Color) -> Opti
                     count += 1;
                 }
             }
+            LibertiesBesides::Several => return None,
         }
     }
     Some(size)
+}
+
+/// The distinct chains next to a point, each with the number of its stones there.
+struct TouchingChains {
+    heads: [usize; 4],
+    touching: [usize; 4],
+    count: usize,
+}
+
+impl TouchingChains {
+    #[inline(always)]
+    fn new() -> TouchingChains {
+        TouchingChains {
+            heads: [NO_POINT; 4],
+            touching: [0; 4],
+            count: 0,
+        }
+    }
+
+    /// Counts one more stone of the chain with representative `head`.
+    #[inline(always)]
+    fn add(&mut self, head: usize) {
+        for index in 0..self.count {
+            if self.heads[index] == head {
+                self.touching[index] += 1;
+                return;
+            }
+        }
+        self.heads[self.count] = head;
+        self.touching[self.count] = 1;
+        self.count += 1;
+    }
+
+    /// The chains in the order first met, with their touching stones.
+    #[inline(always)]
+    fn iter(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.count).map(|index| (self.heads[index], self.touching[index]))
+    }
 }
 
 /// A small list of candidate points without allocation.
@@ -334,11 +369,10 @@ fn local_move(
             }
             seen[seen_count] = head;
             seen_count += 1;
-            let mut liberties = [NO_POINT; 3];
-            if board.liberties_into(head, NO_POINT, &mut liberties) != 2 {
+            let Some(liberties) = board.two_liberties(head) else {
                 continue;
-            }
-            for liberty in &liberties[..2] {
+            };
+            for liberty in &liberties {
                 // Atari an opponent chain, or extend an own chain to more liberties; either
                 // way the stone played must keep at least two liberties itself.
                 let gain = new_liberties(board, *liberty, color);
@@ -495,40 +529,40 @@ pub fn new_liberties(board: &PlayoutBoard, point: usize, color: Color) -> usize 
     let mut liberties = [NO_POINT; 3];
     let mut count = 0;
     let mut captures = false;
+    let mut chains = TouchingChains::new();
     for neighbour in board.neighbours(point) {
         let cell = board.cell(neighbour);
         if cell == EMPTY {
-            if !liberties[..count].contains(&neighbour) {
-                liberties[count] = neighbour;
+            // The neighbours are distinct: no test for a repeat.
+            liberties[count] = neighbour;
+            count += 1;
+            if count == 3 {
+                return 3;
+            }
+        } else if cell == opponent {
+            captures |= board.in_atari(neighbour);
+        } else if cell == own {
+            chains.add(board.chain(neighbour));
+        }
+    }
+    for (head, touching) in chains.iter() {
+        let mut found = [NO_POINT; 3];
+        let got = match board.liberties_besides_touching(head, point, touching) {
+            LibertiesBesides::None => 0,
+            LibertiesBesides::One(liberty) => {
+                found[0] = liberty;
+                1
+            }
+            // Four liberties or more: three besides `point`.
+            LibertiesBesides::Several if board.liberties_at_least(head) > 3 => return 3,
+            LibertiesBesides::Several => board.liberties_into(head, point, &mut found),
+        };
+        for &liberty in &found[..got] {
+            if !liberties[..count].contains(&liberty) {
+                liberties[count] = liberty;
                 count += 1;
                 if count == 3 {
                     return 3;
-                }
-            }
-        } else if cell == opponent && board.in_atari(neighbour) {
-            captures = true;
-        }
-    }
-    let mut heads = [NO_POINT; 4];
-    let mut head_count = 0;
-    for neighbour in board.neighbours(point) {
-        if board.cell(neighbour) == own {
-            // A chain touching `point` twice gives nothing new the second time.
-            let head = board.chain(neighbour);
-            if heads[..head_count].contains(&head) {
-                continue;
-            }
-            heads[head_count] = head;
-            head_count += 1;
-            let mut found = [NO_POINT; 3];
-            let got = board.liberties_into(neighbour, point, &mut found);
-            for &liberty in &found[..got] {
-                if !liberties[..count].contains(&liberty) {
-                    liberties[count] = liberty;
-                    count += 1;
-                    if count == 3 {
-                        return 3;
-                    }
                 }
             }
         }
@@ -542,39 +576,55 @@ pub fn new_liberties(board: &PlayoutBoard, point: usize, color: Color) -> usize 
 /// When the empty region through `start` has exactly three points, all bordered by stones
 /// of one colour, the vital point (the one touching both others).
 pub fn three_point_vital(board: &PlayoutBoard, start: usize) -> Option<usize> {
-    let mut region = [start, NO_POINT, NO_POINT];
-    let mut size = 1;
-    let mut cursor = 0;
-    let mut border_colours = 0u8;
-    while cursor < size {
-        let point = region[cursor];
-        cursor += 1;
+    // Three points in a row or an L: either `start` is the middle, with two empty
+    // neighbours whose only empty neighbour is `start`, or an end, whose one empty
+    // neighbour is the middle, with `start` and one more end.
+    let (around_start, count) = empty_neighbours(board, start);
+    let (vital, region) = match count {
+        2 => (start, [start, around_start[0], around_start[1]]),
+        1 => {
+            let middle = around_start[0];
+            let (around_middle, middle_count) = empty_neighbours(board, middle);
+            if middle_count != 2 {
+                return None;
+            }
+            let end = if around_middle[0] == start {
+                around_middle[1]
+            } else {
+                around_middle[0]
+            };
+            (middle, [start, middle, end])
+        }
+        _ => return None,
+    };
+    let mut colours = 0u8;
+    for point in region {
+        if point != vital && empty_neighbours(board, point).1 != 1 {
+            return None;
+        }
         for neighbour in board.neighbours(point) {
             let cell = board.cell(neighbour);
-            if cell == EMPTY {
-                if !region[..size].contains(&neighbour) {
-                    if size == 3 {
-                        return None;
-                    }
-                    region[size] = neighbour;
-                    size += 1;
-                }
-            } else if cell != BORDER {
-                border_colours |= cell;
+            if cell != EMPTY && cell != BORDER {
+                colours |= cell;
             }
         }
     }
-    if size != 3 || border_colours == BORDER || border_colours == 0 {
+    if colours == BORDER || colours == 0 {
         return None;
     }
-    region.into_iter().find(|&point| {
-        let touching = board
-            .neighbours(point)
-            .iter()
-            .filter(|neighbour| region.contains(neighbour))
-            .count();
-        touching == 2
-    })
+    Some(vital)
+}
+
+/// The empty neighbours of `point` (first in the array) and how many there are.
+#[inline(always)]
+fn empty_neighbours(board: &PlayoutBoard, point: usize) -> ([usize; 4], usize) {
+    let mut empty = [NO_POINT; 4];
+    let mut count = 0;
+    for neighbour in board.neighbours(point) {
+        empty[count] = neighbour;
+        count += (board.cell(neighbour) == EMPTY) as usize;
+    }
+    (empty, count)
 }
 
 #[cfg(test)]
@@ -664,6 +714,145 @@ mod tests {
         // (liberty? none besides... B4 has no empty neighbour: it is already in atari? no).
         assert_eq!(self_atari_size(&board, at(5, "A5"), Color::Black), Some(1));
         assert_eq!(self_atari_size(&board, at(5, "D3"), Color::Black), None);
+    }
+
+    /// `self_atari_size` as it was before it used the pseudo-liberty answers: walking
+    /// each own chain for its liberties.
+    fn self_atari_size_by_walking(
+        board: &PlayoutBoard,
+        point: usize,
+        color: Color,
+    ) -> Option<usize> {
+        let own = stone_code(color);
+        let opponent = own ^ BORDER;
+        let mut liberties = Vec::new();
+        let mut heads = Vec::new();
+        let mut size = 1;
+        for neighbour in board.neighbours(point) {
+            let cell = board.cell(neighbour);
+            if cell == EMPTY {
+                liberties.push(neighbour);
+            } else if cell == opponent && board.in_atari(neighbour) {
+                return None;
+            } else if cell == own && !heads.contains(&board.chain(neighbour)) {
+                heads.push(board.chain(neighbour));
+                size += board.chain_size(neighbour);
+                let mut found = [NO_POINT; 400];
+                let got = board.liberties_into(neighbour, point, &mut found);
+                liberties.extend_from_slice(&found[..got]);
+            }
+        }
+        liberties.sort_unstable();
+        liberties.dedup();
+        (liberties.len() <= 1).then_some(size)
+    }
+
+    /// `new_liberties` by walking every own chain next to `point`.
+    fn new_liberties_by_walking(board: &PlayoutBoard, point: usize, color: Color) -> usize {
+        let own = stone_code(color);
+        let opponent = own ^ BORDER;
+        let mut liberties = Vec::new();
+        let mut captures = false;
+        for neighbour in board.neighbours(point) {
+            let cell = board.cell(neighbour);
+            if cell == EMPTY {
+                liberties.push(neighbour);
+            } else if cell == opponent && board.in_atari(neighbour) {
+                captures = true;
+            } else if cell == own {
+                let mut found = [NO_POINT; 400];
+                let got = board.liberties_into(neighbour, point, &mut found);
+                liberties.extend_from_slice(&found[..got]);
+            }
+        }
+        liberties.sort_unstable();
+        liberties.dedup();
+        let count = liberties.len().min(3);
+        if captures {
+            (count + 2).min(3)
+        } else {
+            count
+        }
+    }
+
+    /// `three_point_vital` as it was first written: a search of the empty region that
+    /// gives up beyond three points.
+    fn three_point_vital_by_search(board: &PlayoutBoard, start: usize) -> Option<usize> {
+        let mut region = vec![start];
+        let mut colours = 0u8;
+        let mut cursor = 0;
+        while cursor < region.len() {
+            let point = region[cursor];
+            cursor += 1;
+            for neighbour in board.neighbours(point) {
+                let cell = board.cell(neighbour);
+                if cell == EMPTY {
+                    if !region.contains(&neighbour) {
+                        if region.len() == 3 {
+                            return None;
+                        }
+                        region.push(neighbour);
+                    }
+                } else if cell != BORDER {
+                    colours |= cell;
+                }
+            }
+        }
+        if region.len() != 3 || colours == BORDER || colours == 0 {
+            return None;
+        }
+        region.iter().copied().find(|&point| {
+            let touching = board.neighbours(point);
+            region
+                .iter()
+                .filter(|other| touching.contains(other))
+                .count()
+                == 2
+        })
+    }
+
+    /// The self-atari and new-liberty answers, which use the pseudo-liberties to skip
+    /// chain walks, agree with walking every chain, and the vital points of three-point
+    /// eye spaces with a search of the region, at every empty point of positions along
+    /// random playouts.
+    #[test]
+    fn liberty_questions_agree_with_walking_the_chains() {
+        let mut random = Random::new(11);
+        let mut checked = 0;
+        let mut vitals = 0;
+        for size in [7, 9, 19] {
+            for _ in 0..8 {
+                let mut board = PlayoutBoard::new(size);
+                let mut color = Color::Black;
+                for _ in 0..size * size * 3 / 2 {
+                    let point = random_move(&mut board, color, &mut random, None);
+                    if point == NO_POINT {
+                        break;
+                    }
+                    board.play(point, color);
+                    color = color.opponent();
+                    for index in 0..board.empty_count() {
+                        let point = board.empty_at(index);
+                        let vital = three_point_vital(&board, point);
+                        assert_eq!(vital, three_point_vital_by_search(&board, point));
+                        vitals += vital.is_some() as usize;
+                        for color in [Color::Black, Color::White] {
+                            assert_eq!(
+                                self_atari_size(&board, point, color),
+                                self_atari_size_by_walking(&board, point, color)
+                            );
+                            assert_eq!(
+                                new_liberties(&board, point, color),
+                                new_liberties_by_walking(&board, point, color)
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000);
+        assert!(vitals > 100, "{vitals} vital points");
     }
 
     #[test]
