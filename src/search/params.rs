@@ -114,6 +114,9 @@ search_params! {
     /// probability), which replaces the move model's in nodes refined after
     /// `refine_visits`; 0 leaves the network out.
     prior_network: u32 = 160,
+    /// Go: the network's share, in percent, of the probability those priors use; the move
+    /// model has the rest.
+    prior_network_share: u32 = 100,
     /// Penalty (losses) for filling one's own eye shape.
     prior_eye: u32 = 40,
     /// Bonus (wins) for capturing a chain in atari.

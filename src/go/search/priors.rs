@@ -33,6 +33,7 @@ pub struct PriorScratch {
     features: FeatureScratch,
     move_features: Vec<MoveFeatures>,
     probabilities: Vec<f32>,
+    model_probabilities: Vec<f32>,
     network: NetworkScratch,
 }
 
@@ -45,6 +46,7 @@ impl Default for PriorScratch {
             features: FeatureScratch::default(),
             move_features: Vec::new(),
             probabilities: Vec::new(),
+            model_probabilities: Vec::new(),
             network: NetworkScratch::default(),
         }
     }
@@ -322,6 +324,26 @@ pub fn compute_network_priors(
         &mut scratch.network,
         &mut scratch.probabilities,
     );
+    let share = params.prior_network_share.min(100) as f32 / 100.0;
+    if share < 1.0 {
+        if let Some(model) = move_model::shipped() {
+            compute_features(
+                board,
+                color,
+                points,
+                &mut scratch.features,
+                &mut scratch.move_features,
+            );
+            let mut model_probabilities = std::mem::take(&mut scratch.model_probabilities);
+            model.probabilities(&scratch.move_features, &mut model_probabilities);
+            for (probability, &model_probability) in
+                scratch.probabilities.iter_mut().zip(&model_probabilities)
+            {
+                *probability = share * *probability + (1.0 - share) * model_probability;
+            }
+            scratch.model_probabilities = model_probabilities;
+        }
+    }
     add_probability_priors(
         board,
         params,
@@ -453,6 +475,32 @@ mod tests {
         let values: Vec<f64> = priors.iter().map(Prior::value).collect();
         assert!(values[0] > values[2] && values[2] < 0.5, "{values:?}");
         assert!(priors[0].wins > priors[2].wins, "{priors:?}");
+        // With no share for the network, the move model's priors exactly.
+        let model_only = SearchParams {
+            prior_network_share: 0,
+            ..SearchParams::default()
+        };
+        let mut mixed = Vec::new();
+        assert!(compute_network_priors(
+            &board,
+            Color::Black,
+            &model_only,
+            patterns::table(),
+            &mut PriorScratch::default(),
+            &points,
+            &mut mixed,
+        ));
+        let mut model_priors = Vec::new();
+        compute_priors(
+            &board,
+            Color::Black,
+            &model_only,
+            patterns::table(),
+            &mut PriorScratch::default(),
+            &points,
+            &mut model_priors,
+        );
+        assert_eq!(mixed, model_priors);
         // No network for a size it was not trained for, nor with prior_network=0.
         let small = PlayoutBoard::new(7);
         assert!(!compute_network_priors(
