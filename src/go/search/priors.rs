@@ -366,9 +366,8 @@ mod tests {
     use crate::go::search::board::vertex_index as at;
     use crate::go::search::patterns;
 
-    /// The priors of E7 (a capture), H8 (quiet, empty area), A2 (a capture), D1 (a
-    /// three-stone self-atari) and pass, black to play.
-    fn example_priors(params: &SearchParams) -> Vec<Prior> {
+    /// Black to play: E7 and A2 capture, D1 is a three-stone self-atari, H8 is quiet.
+    fn example_board() -> Box<PlayoutBoard> {
         let rules_board = Board::from_diagram(
             ". . . . . . . . .
              . . . . . . . . .
@@ -381,7 +380,13 @@ mod tests {
              O X X . . . . . .",
         )
         .unwrap();
-        let board = PlayoutBoard::from_board(&rules_board, Color::Black);
+        PlayoutBoard::from_board(&rules_board, Color::Black)
+    }
+
+    /// The priors of E7 (a capture), H8 (quiet, empty area), A2 (a capture), D1 (a
+    /// three-stone self-atari) and pass, black to play.
+    fn example_priors(params: &SearchParams) -> Vec<Prior> {
+        let board = example_board();
         let points = [
             at(9, "E7") as u16,
             at(9, "H8") as u16,
@@ -443,19 +448,7 @@ mod tests {
     #[test]
     fn the_network_favours_the_captures_over_the_self_atari() {
         let params = SearchParams::default();
-        let rules_board = Board::from_diagram(
-            ". . . . . . . . .
-             . . . . . . . . .
-             . . . . . . . . .
-             . . . X O X . . .
-             . . . . X . . . .
-             . . . . . . . . .
-             . . . . . . . . .
-             . O O O . . . . .
-             O X X . . . . . .",
-        )
-        .unwrap();
-        let board = PlayoutBoard::from_board(&rules_board, Color::Black);
+        let board = example_board();
         let points = [
             at(9, "E7") as u16,
             at(9, "H8") as u16,
