@@ -332,13 +332,10 @@ fn network_samples(games: &[TeacherGame], size: usize) -> Vec<(NetworkSample, Ve
 }
 
 /// The mean time of one [`PolicyNetwork::policy`] call, as the search makes it, over the
-/// first 2,000 positions of `games` of the network's size.
-fn evaluation_cost(network: &PolicyNetwork, games: &[TeacherGame]) -> f64 {
+/// first 2,000 positions of `games` of board `size`.
+fn evaluation_cost(network: &PolicyNetwork, games: &[TeacherGame], size: usize) -> f64 {
     let mut positions = Vec::new();
-    for game in games
-        .iter()
-        .filter(|game| game.size == network.shape.board_size)
-    {
+    for game in games.iter().filter(|game| game.size == size) {
         replay(game, |position| positions.push(position));
         if positions.len() >= 2000 {
             break;
@@ -383,11 +380,11 @@ fn run_network(
         say(&format!(
             "held out {size}x{size}, network {:?}: {}",
             network.shape,
-            evaluate_network(&network, &test).summary()
+            evaluate_network(&network, &test, size).summary()
         ));
         say(&format!(
             "one evaluation as the engine runs it: {:.1} microseconds (one thread)",
-            evaluation_cost(&network, held_out)
+            evaluation_cost(&network, held_out, size)
         ));
         return Ok(());
     }
@@ -416,7 +413,7 @@ fn run_network(
         say(&format!(
             "epoch {}: training cross-entropy {loss:.4}; held out: {} ({:.0} s)",
             epoch + 1,
-            evaluate_network(network, &test).summary(),
+            evaluate_network(network, &test, size).summary(),
             started.elapsed().as_secs_f64()
         ));
         // Every epoch's network is written, so a long run can be stopped early.

@@ -548,10 +548,9 @@ impl NetworkFigures {
     }
 }
 
-/// The network's probabilities over the board of each sample (identity symmetry), in
-/// parallel chunks.
-pub fn predict(network: &PolicyNetwork, samples: &[NetworkSample]) -> Vec<Vec<f32>> {
-    let size = network.shape.board_size;
+/// The network's probabilities over the board of each sample (of board `size`; identity
+/// symmetry), in parallel chunks. The network runs on any size, whatever it was trained on.
+pub fn predict(network: &PolicyNetwork, samples: &[NetworkSample], size: usize) -> Vec<Vec<f32>> {
     let points = size * size;
     let table = neighbour_table(size);
     let identity: Vec<u16> = (0..points as u16).collect();
@@ -587,10 +586,14 @@ pub fn predict(network: &PolicyNetwork, samples: &[NetworkSample]) -> Vec<Vec<f3
         .collect()
 }
 
-/// The held-out figures of `network` on `samples`.
-pub fn evaluate_network(network: &PolicyNetwork, samples: &[NetworkSample]) -> NetworkFigures {
+/// The held-out figures of `network` on `samples` (of board `size`).
+pub fn evaluate_network(
+    network: &PolicyNetwork,
+    samples: &[NetworkSample],
+    size: usize,
+) -> NetworkFigures {
     let mut figures = NetworkFigures::default();
-    for (probabilities, sample) in predict(network, samples).iter().zip(samples) {
+    for (probabilities, sample) in predict(network, samples, size).iter().zip(samples) {
         figures.add(probabilities, sample);
     }
     figures
