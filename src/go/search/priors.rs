@@ -32,7 +32,7 @@ pub struct PriorScratch {
     ladder: LadderReader,
     features: FeatureScratch,
     move_features: Vec<MoveFeatures>,
-    probabilities: Vec<f32>,
+    network_probabilities: Vec<f32>,
     model_probabilities: Vec<f32>,
     network: NetworkScratch,
 }
@@ -45,7 +45,7 @@ impl Default for PriorScratch {
             ladder: LadderReader::default(),
             features: FeatureScratch::default(),
             move_features: Vec::new(),
-            probabilities: Vec::new(),
+            network_probabilities: Vec::new(),
             model_probabilities: Vec::new(),
             network: NetworkScratch::default(),
         }
@@ -55,6 +55,24 @@ impl Default for PriorScratch {
 const FAR: u8 = u8::MAX;
 
 impl PriorScratch {
+    /// The move model's probability of each of `points` into `model_probabilities`.
+    fn compute_model_probabilities(
+        &mut self,
+        board: &PlayoutBoard,
+        color: Color,
+        model: &MoveModel,
+        points: &[u16],
+    ) {
+        compute_features(
+            board,
+            color,
+            points,
+            &mut self.features,
+            &mut self.move_features,
+        );
+        model.probabilities(&self.move_features, &mut self.model_probabilities);
+    }
+
     /// Common-fate-graph distances (up to 3) from the last move; every point farther away
     /// (or every point when the last move was a pass) gets [`FAR`].
     fn compute_distances(&mut self, board: &PlayoutBoard) {
@@ -247,19 +265,12 @@ fn add_model_priors(
     points: &[u16],
     priors: &mut [Prior],
 ) {
-    compute_features(
-        board,
-        color,
-        points,
-        &mut scratch.features,
-        &mut scratch.move_features,
-    );
-    model.probabilities(&scratch.move_features, &mut scratch.probabilities);
+    scratch.compute_model_probabilities(board, color, model, points);
     add_probability_priors(
         board,
         params,
         params.prior_model,
-        &scratch.probabilities,
+        &scratch.model_probabilities,
         points,
         priors,
     );
@@ -322,33 +333,26 @@ pub fn compute_network_priors(
         color,
         points,
         &mut scratch.network,
-        &mut scratch.probabilities,
+        &mut scratch.network_probabilities,
     );
     let share = params.prior_network_share.min(100) as f32 / 100.0;
     if share < 1.0 {
         if let Some(model) = move_model::shipped() {
-            compute_features(
-                board,
-                color,
-                points,
-                &mut scratch.features,
-                &mut scratch.move_features,
-            );
-            let mut model_probabilities = std::mem::take(&mut scratch.model_probabilities);
-            model.probabilities(&scratch.move_features, &mut model_probabilities);
-            for (probability, &model_probability) in
-                scratch.probabilities.iter_mut().zip(&model_probabilities)
+            scratch.compute_model_probabilities(board, color, model, points);
+            for (probability, &model_probability) in scratch
+                .network_probabilities
+                .iter_mut()
+                .zip(&scratch.model_probabilities)
             {
                 *probability = share * *probability + (1.0 - share) * model_probability;
             }
-            scratch.model_probabilities = model_probabilities;
         }
     }
     add_probability_priors(
         board,
         params,
         params.prior_network,
-        &scratch.probabilities,
+        &scratch.network_probabilities,
         points,
         priors,
     );
