@@ -10,7 +10,7 @@ use crate::search::domain::SearchGame;
 use crate::search::params::SearchParams;
 use crate::search::select::lower_confidence_bound;
 use crate::search::tree::{Tree, RESULT_SCALE};
-use crate::search::worker::{cannot_be_overtaken, Context, Worker};
+use crate::search::worker::{cannot_be_overtaken, Context, Padded, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 use std::time::{Duration, Instant};
 
@@ -343,7 +343,7 @@ impl<G: SearchGame> GameSearch<G> {
             } else {
                 limits.playouts.unwrap_or(u64::MAX)
             },
-            playouts: AtomicU64::new(0),
+            playouts: Padded::new(AtomicU64::new(0)),
             stop: AtomicBool::new(false),
             external_stop: stop,
             early_stop: limits.early_stop,

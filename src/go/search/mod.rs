@@ -34,7 +34,7 @@ use crate::go::rules::rules::{HandicapBonus, Rules, Scoring};
 use crate::search::driver::{self, drop_tree_later, run_workers, RunLimits};
 use crate::search::select::lower_confidence_bound;
 use crate::search::tree::{Tree, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN};
-use crate::search::worker::{Context, Worker};
+use crate::search::worker::{Context, Padded, Worker};
 use crate::search::SearchParams;
 use board::{index_move, move_index, PlayoutBoard, NO_POINT};
 use playout::PlayoutSettings;
@@ -317,7 +317,7 @@ impl Search {
                 }
             }),
             playout_limit: limits.playouts.unwrap_or(u64::MAX),
-            playouts: AtomicU64::new(0),
+            playouts: Padded::new(AtomicU64::new(0)),
             stop: AtomicBool::new(false),
             external_stop: stop,
             early_stop: limits.early_stop,
