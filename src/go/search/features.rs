@@ -105,6 +105,9 @@ struct Geometry {
     offsets: Vec<(i32, i32)>,
     /// How many offsets lie within each size of [`SPATIAL_SIZES`].
     prefix: [usize; SPATIAL_SIZES.len()],
+    /// The largest column or row distance of an offset: the width of the state grid's
+    /// margin.
+    margin: usize,
     /// Per offset and cell state (empty, own, opponent, edge): the Zobrist key it adds to
     /// the spatial hash under each symmetry.
     spatial: Vec<[[u64; 8]; 4]>,
@@ -189,17 +192,23 @@ fn geometry() -> &'static Geometry {
                 std::array::from_fn(|transform| (code as u64) << (3 * preimages[transform][cell]))
             })
         });
+        let margin = offsets
+            .iter()
+            .map(|&(dx, dy)| dx.unsigned_abs().max(dy.unsigned_abs()) as usize)
+            .max()
+            .unwrap_or(0);
         Geometry {
             offsets,
             prefix,
+            margin,
             spatial,
             neighbourhood,
         }
     })
 }
 
-/// Per-position work shared by every candidate: liberty classes of the chains, the
-/// candidates' cells around them, and the ladder reader.
+/// Per-position work shared by every candidate: liberty classes of the chains, the cell
+/// states of the whole board, and the ladder reader.
 pub struct FeatureScratch {
     /// Liberties (0-3, 3 meaning three or more) of the chain through each stone.
     liberties: Vec<u8>,
@@ -208,6 +217,14 @@ pub struct FeatureScratch {
     ladder: LadderReader,
     /// Cell states around the candidate at hand, in offset order.
     states: Vec<u8>,
+    /// Cell states of every point from the player's view, in a grid with a margin of edge
+    /// cells wide enough for the largest pattern, so that a candidate reads each cell of
+    /// its patterns with one load and no bounds test.
+    grid: Vec<u8>,
+    /// Board size that `deltas` were computed for (0: none yet).
+    grid_size: usize,
+    /// Per offset of the geometry, its displacement in `grid`.
+    deltas: Vec<isize>,
 }
 
 impl Default for FeatureScratch {
@@ -217,6 +234,9 @@ impl Default for FeatureScratch {
             board: PlayoutBoard::new(9),
             ladder: LadderReader::default(),
             states: Vec::new(),
+            grid: Vec::new(),
+            grid_size: 0,
+            deltas: Vec::new(),
         }
     }
 }
@@ -239,6 +259,7 @@ pub fn compute_features(
 ) {
     features.clear();
     prepare_liberties(board, scratch);
+    prepare_grid(board, color, scratch);
     for &point in points {
         let point = point as usize;
         features.push(if point == NO_POINT {
@@ -269,6 +290,68 @@ fn prepare_liberties(board: &PlayoutBoard, scratch: &mut FeatureScratch) {
         }
         scratch.liberties[point] = scratch.liberties[head];
     }
+}
+
+/// The grid index of an on-board point.
+#[inline]
+fn grid_index(board: &PlayoutBoard, point: usize, margin: usize, side: usize) -> usize {
+    let (column, row) = coordinates(board, point);
+    (row as usize - 1 + margin) * side + (column as usize - 1 + margin)
+}
+
+/// Fills the state grid of `board` for `color` to play (and the offsets' displacements when
+/// the board size changed).
+fn prepare_grid(board: &PlayoutBoard, color: Color, scratch: &mut FeatureScratch) {
+    let geometry = geometry();
+    let size = board.size();
+    let margin = geometry.margin;
+    let side = size + 2 * margin;
+    if scratch.grid_size != size {
+        scratch.grid_size = size;
+        scratch.deltas.clear();
+        scratch.deltas.extend(
+            geometry
+                .offsets
+                .iter()
+                .map(|&(dx, dy)| dy as isize * side as isize + dx as isize),
+        );
+    }
+    scratch.grid.clear();
+    scratch.grid.resize(side * side, STATE_EDGE);
+    let own = stone_code(color);
+    let stride = board.stride();
+    for row in 1..=size {
+        let first = (row - 1 + margin) * side + margin;
+        for (column, state) in scratch.grid[first..first + size].iter_mut().enumerate() {
+            let cell = board.cell(row * stride + column + 1);
+            *state = if cell == EMPTY {
+                STATE_EMPTY
+            } else if cell == own {
+                STATE_OWN
+            } else {
+                STATE_OPPONENT
+            };
+        }
+    }
+}
+
+/// Reads the cell states around `point` from the grid into `scratch.states`, in offset order.
+fn gather_states(
+    board: &PlayoutBoard,
+    point: usize,
+    geometry: &Geometry,
+    scratch: &mut FeatureScratch,
+) {
+    let margin = geometry.margin;
+    let centre = grid_index(board, point, margin, board.size() + 2 * margin);
+    let grid = &scratch.grid;
+    scratch.states.clear();
+    scratch.states.extend(
+        scratch
+            .deltas
+            .iter()
+            .map(|&delta| grid[centre.wrapping_add_signed(delta)]),
+    );
 }
 
 fn pass_features(board: &PlayoutBoard) -> MoveFeatures {
@@ -318,36 +401,23 @@ fn move_features(
     let geometry = geometry();
     let own = stone_code(color);
     let opponent = own ^ BORDER;
-    let size = board.size() as i32;
     let (column, row) = coordinates(board, point);
 
-    // Cell states around the point, with the liberty classes for the 3x3 pattern.
-    scratch.states.clear();
+    // Cell states around the point from the grid, with the liberty classes of the eight
+    // neighbours for the 3x3 pattern.
+    gather_states(board, point, geometry, scratch);
     let mut code3 = [0u8; 8];
-    for (index, &(dx, dy)) in geometry.offsets.iter().enumerate() {
-        let (x, y) = (column + dx, row + dy);
-        let state = if x < 1 || y < 1 || x > size || y > size {
-            STATE_EDGE
-        } else {
-            let other = (y as usize) * board.stride() + x as usize;
-            let cell = board.cell(other);
-            let state = if cell == EMPTY {
-                STATE_EMPTY
-            } else if cell == own {
-                STATE_OWN
-            } else {
-                STATE_OPPONENT
-            };
-            if index < 8 && state != STATE_EMPTY {
+    for (index, &(dx, dy)) in geometry.offsets.iter().take(8).enumerate() {
+        code3[index] = match scratch.states[index] {
+            STATE_EMPTY => 0,
+            STATE_EDGE => 1,
+            state => {
+                let (x, y) = (column + dx, row + dy);
+                let other = (y as usize) * board.stride() + x as usize;
                 let liberties = scratch.liberties[other].clamp(1, 3);
-                code3[index] = if state == STATE_OWN { 1 } else { 4 } + liberties;
+                (if state == STATE_OWN { 1 } else { 4 }) + liberties
             }
-            state
         };
-        if index < 8 && state == STATE_EDGE {
-            code3[index] = 1;
-        }
-        scratch.states.push(state);
     }
     features[PATTERN3] = pattern3_key(&code3, geometry);
     spatial_keys(&scratch.states, geometry, &mut features);
@@ -453,14 +523,17 @@ fn spatial_keys(states: &[u8], geometry: &Geometry, features: &mut MoveFeatures)
     let mut hashes = [0u64; 8];
     let mut start = 0;
     for (size_index, &end) in geometry.prefix.iter().enumerate() {
-        for (cell, &state) in states.iter().enumerate().take(end).skip(start) {
-            let keys = &geometry.spatial[cell][state as usize];
-            for transform in 0..8 {
-                hashes[transform] ^= keys[transform];
+        for (keys, &state) in geometry.spatial[start..end].iter().zip(&states[start..end]) {
+            let keys = &keys[(state & 3) as usize];
+            for (hash, key) in hashes.iter_mut().zip(keys) {
+                *hash ^= key;
             }
         }
         start = end;
-        features[SPATIAL + size_index] = hashes.iter().copied().min().unwrap_or(0) | 1;
+        let smallest = hashes
+            .iter()
+            .fold(u64::MAX, |smallest, &hash| smallest.min(hash));
+        features[SPATIAL + size_index] = smallest | 1;
     }
 }
 
@@ -522,6 +595,57 @@ mod tests {
             &mut features,
         );
         features
+    }
+
+    /// The cell states around `point` read from the board one by one, with bounds tests.
+    fn direct_states(board: &PlayoutBoard, point: usize, color: Color) -> Vec<u8> {
+        let size = board.size() as i32;
+        let (column, row) = coordinates(board, point);
+        geometry()
+            .offsets
+            .iter()
+            .map(|&(dx, dy)| {
+                let (x, y) = (column + dx, row + dy);
+                if x < 1 || y < 1 || x > size || y > size {
+                    return STATE_EDGE;
+                }
+                let cell = board.cell(y as usize * board.stride() + x as usize);
+                if cell == EMPTY {
+                    STATE_EMPTY
+                } else if cell == stone_code(color) {
+                    STATE_OWN
+                } else {
+                    STATE_OPPONENT
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_state_grid_reads_what_the_board_holds() {
+        let mut random = crate::search::random::Random::new(5);
+        let mut scratch = FeatureScratch::default();
+        for size in [2, 3, 6, 9, 13, 19, 25, 9] {
+            for position in 0..4 {
+                let mut board = PlayoutBoard::new(size);
+                let mut color = Color::Black;
+                for _ in 0..size * size * position / 3 {
+                    let point = board.stride() * (1 + random.below(size)) + 1 + random.below(size);
+                    if board.cell(point) == EMPTY && board.is_legal(point, color) {
+                        board.play(point, color);
+                        color = color.opponent();
+                    }
+                }
+                prepare_grid(&board, color, &mut scratch);
+                for row in 1..=size {
+                    for column in 1..=size {
+                        let point = row * board.stride() + column;
+                        gather_states(&board, point, geometry(), &mut scratch);
+                        assert_eq!(scratch.states, direct_states(&board, point, color));
+                    }
+                }
+            }
+        }
     }
 
     #[test]
