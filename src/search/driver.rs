@@ -92,15 +92,14 @@ pub fn run_workers<G: SearchGame>(
     });
 }
 
-/// Drops a tree on another thread (freeing a large arena takes time).
-pub fn drop_tree_later(tree: Option<Tree>) {
-    if let Some(tree) = tree {
-        let spawned = std::thread::Builder::new()
-            .name("ishi-tree-free".to_string())
-            .spawn(move || drop(tree));
-        if let Err(error) = spawned {
-            log::debug!("freeing the old tree in place: {error}");
-        }
+/// Drops a tree, or the chunks a tree gave back, on another thread (freeing a large arena
+/// takes time that the next search should not wait for).
+pub fn drop_later<T: Send + 'static>(value: T) {
+    let spawned = std::thread::Builder::new()
+        .name("ishi-tree-free".to_string())
+        .spawn(move || drop(value));
+    if let Err(error) = spawned {
+        log::debug!("freeing the old tree in place: {error}");
     }
 }
 
@@ -257,7 +256,9 @@ impl<G: SearchGame> GameSearch<G> {
 
     /// Forgets the tree.
     pub fn clear(&mut self) {
-        drop_tree_later(self.tree.take());
+        if let Some(old) = self.tree.take() {
+            drop_later(old);
+        }
         self.position = None;
     }
 
@@ -282,14 +283,17 @@ impl<G: SearchGame> GameSearch<G> {
         match reuse {
             Some(0) => {}
             Some(index) => {
-                let old = self.tree.take();
-                if let Some(old_tree) = &old {
-                    self.tree = Some(old_tree.extract(index, minimum_nodes));
+                if let Some(tree) = self.tree.as_mut() {
+                    let freed = tree.keep_subtree(index);
+                    if !freed.is_empty() {
+                        drop_later(freed);
+                    }
                 }
-                drop_tree_later(old);
             }
             None => {
-                drop_tree_later(self.tree.take());
+                if let Some(old) = self.tree.take() {
+                    drop_later(old);
+                }
                 self.tree = Some(Tree::new(self.max_tree_bytes, minimum_nodes));
             }
         }

@@ -130,9 +130,8 @@ impl Node {
         self.prior_wins.store(prior_wins, Relaxed);
     }
 
-    /// Copies statistics (not children) from another node.
-    fn copy_statistics(&self, other: &Node) {
-        let numbers = other.statistics();
+    /// Sets the numbers of this node (not its children or state).
+    fn copy_numbers(&self, numbers: &NodeStatistics) {
         self.point.store(numbers.point, Relaxed);
         self.visits.store(numbers.visits, Relaxed);
         self.wins.store(numbers.wins, Relaxed);
@@ -256,38 +255,97 @@ impl Tree {
         self.capacity as usize
     }
 
-    /// A new tree of the same budget whose root is a copy of the subtree at `index`
-    /// (statistics and all expanded descendants). Terminal marks are dropped: whether a
-    /// position is final is decided again for each search.
-    pub fn extract(&self, index: u32, minimum_nodes: usize) -> Tree {
-        let tree = Tree::new(
-            self.capacity as usize * std::mem::size_of::<Node>(),
-            minimum_nodes,
-        );
-        tree.root().copy_statistics(self.node(index));
-        let mut pending: Vec<(u32, u32)> = vec![(index, 0)];
-        while let Some((from, to)) = pending.pop() {
-            let Some(children) = self.node(from).children() else {
-                continue;
-            };
-            let count = children.len();
-            let Some(first) = tree.allocate(count) else {
-                continue;
-            };
-            for (offset, child) in children.enumerate() {
-                let target = first + offset as u32;
-                tree.node(target).copy_statistics(self.node(child));
-                pending.push((child, target));
-            }
-            let target = tree.node(to);
-            if self.node(from).refinement.load(Relaxed) == REFINED {
-                target.refinement.store(REFINED, Relaxed);
-            }
-            target.first_child.store(first, Relaxed);
-            target.child_count.store(count as u16, Relaxed);
-            target.state.store(EXPANDED, Release);
+    /// Keeps only the subtree at `index` (statistics and all expanded descendants), with
+    /// that node as the new root, in place: the kept nodes move down the arena in arena
+    /// order (each to an index no higher than its own, so no kept node is overwritten before
+    /// it has moved), the rest of the used arena is cleared for reuse, and chunks past the
+    /// kept nodes are freed. No second arena exists at any moment, so the tree never holds
+    /// more than its budget. Terminal marks are dropped: whether a position is final is
+    /// decided again for each search. `index` 0 keeps everything as it is. Returns the freed
+    /// chunks, for the caller to drop where the time it takes does not matter.
+    #[must_use = "the freed chunks are dropped where this result is"]
+    pub fn keep_subtree(&mut self, index: u32) -> Vec<Box<[Node]>> {
+        if index == 0 {
+            return Vec::new();
         }
-        tree
+        let used = self.node_count() as u32;
+        // The kept sibling runs: (old first index, length), found from the new root down.
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        let mut pending = vec![index];
+        while let Some(parent) = pending.pop() {
+            if let Some(children) = self.node(parent).children() {
+                runs.push((children.start, children.len() as u32));
+                pending.extend(children);
+            }
+        }
+        runs.sort_unstable();
+        // New places in the same order, with the rule of `allocate` (a run never straddles
+        // two chunks); the root takes index 0.
+        let mut moved = std::collections::HashMap::with_capacity(runs.len());
+        let mut cursor = 1u32;
+        for &(first, length) in &runs {
+            if (cursor & CHUNK_MASK) + length > CHUNK_NODES as u32 {
+                cursor = (cursor | CHUNK_MASK) + 1;
+            }
+            moved.insert(first, cursor);
+            cursor += length;
+        }
+        let new_place = |node: &Node| -> Option<(u32, u16, bool)> {
+            node.children().map(|children| {
+                (
+                    moved[&children.start],
+                    children.len() as u16,
+                    node.refinement.load(Relaxed) == REFINED,
+                )
+            })
+        };
+        // The root first: its old place may be overwritten by a moved run.
+        let root = self.node(index);
+        let root_numbers = root.statistics();
+        let root_children = new_place(root);
+        self.node(0).write(&root_numbers, root_children);
+        for &(first, length) in &runs {
+            let target = moved[&first];
+            for offset in 0..length {
+                let node = self.node(first + offset);
+                let numbers = node.statistics();
+                let children = new_place(node);
+                self.node(target + offset).write(&numbers, children);
+            }
+        }
+        // Give back the chunks past the kept nodes (a later chunk comes fresh from the
+        // allocator), and clear the used rest of the last kept chunk.
+        let first_free_chunk = (cursor as usize).div_ceil(CHUNK_NODES);
+        let freed: Vec<Box<[Node]>> = self.chunks[first_free_chunk..]
+            .iter_mut()
+            .filter_map(OnceLock::take)
+            .collect();
+        let chunk_end = (first_free_chunk * CHUNK_NODES) as u32;
+        for stale in cursor..used.min(chunk_end) {
+            self.node(stale).clear();
+        }
+        self.next_free.store(cursor, Relaxed);
+        freed
+    }
+}
+
+impl Node {
+    /// Overwrites this node with `numbers` and, when given, its children (first index,
+    /// count, whether refined); without children it becomes an unrefined leaf.
+    fn write(&self, numbers: &NodeStatistics, children: Option<(u32, u16, bool)>) {
+        self.copy_numbers(numbers);
+        let (first, count, refined) = children.unwrap_or((0, 0, false));
+        self.first_child.store(first, Relaxed);
+        self.child_count.store(count, Relaxed);
+        self.refinement
+            .store(if refined { REFINED } else { UNREFINED }, Relaxed);
+        self.state
+            .store(if children.is_some() { EXPANDED } else { LEAF }, Release);
+    }
+
+    /// Resets this node to a fresh one (all zeros), as `allocate` hands nodes out.
+    fn clear(&self) {
+        self.write(&NodeStatistics::default(), None);
     }
 }
 
@@ -323,8 +381,9 @@ mod tests {
         assert!(total > CHUNK_NODES * 2);
     }
 
-    #[test]
-    fn extract_keeps_the_subtree() {
+    /// A tree with a root of three children (points 10-12) where the middle child has two
+    /// children (20, 21) and is refined, and the last child is a terminal leaf.
+    fn small_tree() -> (Tree, u32) {
         let tree = Tree::new(1 << 20, 10);
         let first = tree.allocate(3).unwrap();
         for offset in 0..3 {
@@ -332,29 +391,125 @@ mod tests {
             child.initialise(10 + offset as u16, 4, 4);
             child.visits.store(offset + 1, Relaxed);
         }
+        tree.node(first + 2).state.store(TERMINAL_WIN, Relaxed);
         tree.root().first_child.store(first, Relaxed);
         tree.root().child_count.store(3, Relaxed);
         tree.root().state.store(EXPANDED, Release);
         let grandchildren = tree.allocate(2).unwrap();
         tree.node(grandchildren).initialise(20, 0, 0);
         tree.node(grandchildren + 1).initialise(21, 0, 0);
+        tree.node(grandchildren + 1).wins.store(7, Relaxed);
         let middle = tree.node(first + 1);
         middle.first_child.store(grandchildren, Relaxed);
         middle.child_count.store(2, Relaxed);
         middle.state.store(EXPANDED, Release);
         middle.refinement.store(REFINED, Relaxed);
+        (tree, first)
+    }
 
-        let copy = tree.extract(first + 1, 10);
-        assert_eq!(copy.root().statistics().visits, 2);
-        assert_eq!(copy.root().refinement.load(Relaxed), REFINED);
-        assert_eq!(copy.root().statistics().point, 11);
-        let children: Vec<u16> = copy
+    #[test]
+    fn keep_subtree_keeps_the_subtree_in_place() {
+        let (mut tree, first) = small_tree();
+        assert!(tree.keep_subtree(first + 1).is_empty());
+        assert_eq!(tree.root().statistics().visits, 2);
+        assert_eq!(tree.root().statistics().point, 11);
+        assert_eq!(tree.root().refinement.load(Relaxed), REFINED);
+        let children: Vec<(u16, u32)> = tree
             .root()
             .children()
             .unwrap()
-            .map(|index| copy.node(index).statistics().point)
+            .map(|index| {
+                let numbers = tree.node(index).statistics();
+                (numbers.point, numbers.wins)
+            })
             .collect();
-        assert_eq!(children, vec![20, 21]);
-        assert_eq!(copy.node_count(), 3);
+        assert_eq!(children, vec![(20, 0), (21, 7)]);
+        assert_eq!(tree.node_count(), 3);
+        // What is left past the kept nodes is fresh again.
+        for stale in 3..6 {
+            assert_eq!(tree.node(stale).statistics(), NodeStatistics::default());
+            assert_eq!(tree.node(stale).state.load(Relaxed), LEAF);
+        }
+        let next = tree.allocate(4).unwrap();
+        assert_eq!(next, 3);
+    }
+
+    #[test]
+    fn keep_subtree_drops_terminal_marks_and_keeping_the_root_changes_nothing() {
+        let (mut tree, first) = small_tree();
+        assert!(tree.keep_subtree(0).is_empty());
+        assert_eq!(tree.node_count(), 6);
+        assert!(tree.keep_subtree(first + 2).is_empty());
+        assert_eq!(tree.root().state.load(Relaxed), LEAF);
+        assert_eq!(tree.root().statistics().point, 12);
+        assert_eq!(tree.node_count(), 1);
+    }
+
+    /// A random tree over several chunks (runs of 1 to 400 children), and the same tree
+    /// after keeping a random subtree: every kept node's numbers and shape are the same as
+    /// in a recursive comparison with the original, and the chunks past them are freed.
+    #[test]
+    fn keep_subtree_matches_the_original_on_random_trees() {
+        let mut random = crate::search::random::Random::new(3);
+        let mut freed_chunks = 0;
+        for _ in 0..20 {
+            let mut tree = Tree::new(std::mem::size_of::<Node>() * CHUNK_NODES * 6, 10);
+            let mut leaves = vec![0u32];
+            let mut serial = 0u32;
+            while tree.node_count() < 4 * CHUNK_NODES {
+                let parent = leaves.swap_remove(random.below(leaves.len()));
+                let count = 1 + random.below(400);
+                let Some(first) = tree.allocate(count) else {
+                    break;
+                };
+                for offset in 0..count as u32 {
+                    serial += 1;
+                    let node = tree.node(first + offset);
+                    node.initialise((serial % 60_000) as u16, 1, 1);
+                    node.visits.store(serial, Relaxed);
+                    node.score_sum.store(-(serial as i64), Relaxed);
+                    leaves.push(first + offset);
+                }
+                let node = tree.node(parent);
+                node.first_child.store(first, Relaxed);
+                node.child_count.store(count as u16, Relaxed);
+                node.state.store(EXPANDED, Release);
+            }
+            // A copy of the original shape: (numbers, children) per node from the root.
+            fn shape(tree: &Tree, index: u32) -> Vec<(NodeStatistics, usize)> {
+                let mut out = Vec::new();
+                let mut pending = vec![index];
+                while let Some(node) = pending.pop() {
+                    let children: Vec<u32> =
+                        tree.node(node).children().into_iter().flatten().collect();
+                    out.push((tree.node(node).statistics(), children.len()));
+                    pending.extend(children);
+                }
+                out
+            }
+            let children: Vec<u32> = tree.root().children().unwrap().collect();
+            let kept = children[random.below(children.len())];
+            let expected = shape(&tree, kept);
+            let chunks_before = tree.bytes_used();
+            let freed = tree.keep_subtree(kept);
+            assert_eq!(shape(&tree, 0), expected);
+            assert!(tree.node_count() >= expected.len());
+            assert_eq!(
+                tree.bytes_used() + freed.len() * CHUNK_NODES * std::mem::size_of::<Node>(),
+                chunks_before
+            );
+            freed_chunks += freed.len();
+            // The freed room is handed out again, fresh.
+            while let Some(first) = tree.allocate(300) {
+                for offset in 0..300 {
+                    assert_eq!(
+                        tree.node(first + offset).statistics(),
+                        NodeStatistics::default()
+                    );
+                    assert!(tree.node(first + offset).children().is_none());
+                }
+            }
+        }
+        assert!(freed_chunks > 0, "no chunk was given back");
     }
 }

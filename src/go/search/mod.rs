@@ -31,7 +31,7 @@ use crate::color::Color;
 use crate::go::rules::game::Game;
 use crate::go::rules::point::Move;
 use crate::go::rules::rules::{HandicapBonus, Rules, Scoring};
-use crate::search::driver::{self, drop_tree_later, run_workers, RunLimits};
+use crate::search::driver::{self, drop_later, run_workers, RunLimits};
 use crate::search::select::lower_confidence_bound;
 use crate::search::tree::{Tree, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN};
 use crate::search::worker::{Context, Padded, Worker};
@@ -187,7 +187,9 @@ impl Search {
 
     /// Forgets the tree.
     pub fn clear(&mut self) {
-        drop_tree_later(self.tree.take());
+        if let Some(old) = self.tree.take() {
+            drop_later(old);
+        }
         self.position = None;
     }
 
@@ -222,15 +224,17 @@ impl Search {
         match reuse {
             Some(0) => {}
             Some(index) => {
-                let old = self.tree.take();
-                if let Some(old_tree) = &old {
-                    self.tree = Some(old_tree.extract(index, minimum_nodes));
+                if let Some(tree) = self.tree.as_mut() {
+                    let freed = tree.keep_subtree(index);
+                    if !freed.is_empty() {
+                        drop_later(freed);
+                    }
                 }
-                drop_tree_later(old);
             }
             None => {
-                let old = self.tree.take();
-                drop_tree_later(old);
+                if let Some(old) = self.tree.take() {
+                    drop_later(old);
+                }
                 self.tree = Some(Tree::new(self.max_tree_bytes, minimum_nodes));
             }
         }
