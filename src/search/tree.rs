@@ -2,7 +2,9 @@
 //! at once without locks. A node is one move (its statistics are from the view of the player
 //! who made it); its children lie contiguously in the arena. Visits are counted on the way
 //! down (a virtual loss until the result arrives), wins on the way back. The arena never
-//! grows past its byte budget: when it is full, leaves simply stop expanding.
+//! grows past its byte budget: when it is full, leaves simply stop expanding. Between moves
+//! the subtree of the move played is kept in place (moved down the same arena), so reuse
+//! never needs a second arena.
 //!
 //! Knows nothing of Go beyond "a move is a point index, 0 is a pass".
 

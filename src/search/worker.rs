@@ -4,8 +4,11 @@
 //! children's priors of a node that reaches `refine_visits` (the root at once) with the
 //! game's costlier knowledge (Go's policy network), play out,
 //! then back the result up through the path with distance-weighted AMAF updates.
-//! Also accumulates ownership (final area owner per point). Knows the tree and the game
-//! only through [`SearchGame`] (monomorphised per game); nothing of GTP, time or Go.
+//! Also accumulates ownership (final area owner per point). Threads share only the tree and
+//! the context: each worker, and the playout counter, sits on cache lines of its own, and
+//! AMAF additions are plain (an occasional lost update) rather than locked. Knows the tree
+//! and the game only through [`SearchGame`] (monomorphised per game); nothing of GTP, time
+//! or Go.
 
 use crate::color::Color;
 use crate::search::domain::{encode, Outcome, Prior};
