@@ -71,7 +71,6 @@ pub struct Context<'a, G: SearchGame> {
 
 /// A value alone on its cache lines (two 64-byte lines: adjacent-line prefetch pairs them).
 #[repr(align(128))]
-#[derive(Default)]
 pub struct Padded<T>(pub T);
 
 impl<T> Padded<T> {
