@@ -653,6 +653,7 @@ class MatchConfig:
     size: int
     komi: float
     games: int
+    first_game: int
     alternate: bool
     time_settings: TimeSettings | None
     time_tolerance: float
@@ -1293,7 +1294,8 @@ class Match:
         decided = counts["win"] + counts["loss"] + counts["draw"]
         rate = (counts["win"] + 0.5 * counts["draw"]) / decided if decided else 0.0
         colour_word = "black" if record.a_colour == BLACK else "white"
-        line = (f"[{len(self.records):>4}/{self.config.games}] game {record.index:04d}"
+        planned = self.config.games - self.config.first_game
+        line = (f"[{len(self.records):>4}/{planned}] game {record.index:04d}"
                 f"  A={colour_word:<5}  {record.result:<8} {len(record.moves):>4} moves"
                 f"  A {counts['win']}-{counts['loss']}-{counts['draw']} (W-L-D)"
                 f" {100.0 * rate:5.1f}%")
@@ -1364,7 +1366,7 @@ class Match:
 
     def run(self, parallel: int) -> None:
         abort = threading.Event()
-        next_index = 0
+        next_index = self.config.first_game
         running: set[concurrent.futures.Future] = set()
         executor = concurrent.futures.ThreadPoolExecutor(max_workers=parallel,
                                                          thread_name_prefix="game")
@@ -1623,6 +1625,10 @@ def parse_arguments(arguments: list[str]) -> argparse.Namespace:
     game = parser.add_argument_group("games")
     game.add_argument("--games", type=int, default=100,
                       help="number of games, the maximum with --sprt (default: %(default)s)")
+    game.add_argument("--first-game", type=int, default=0, metavar="N",
+                      help="start at game index N, to finish an interrupted match in a new "
+                           "directory: game N keeps the colours and the {game} seed it has "
+                           "in the full match (default: %(default)s)")
     game.add_argument("--size", type=int, default=9, help="board size (default: %(default)s)")
     game.add_argument("--komi", type=float, default=7.5, help="komi (default: %(default)s)")
     game.add_argument("--max-moves", type=int, default=None, metavar="N",
@@ -1677,6 +1683,8 @@ def parse_arguments(arguments: list[str]) -> argparse.Namespace:
         parser.error("--size must be between 2 and 25")
     if options.games < 1 or options.parallel < 1:
         parser.error("--games and --parallel must be at least 1")
+    if not 0 <= options.first_game < options.games:
+        parser.error("--first-game must lie between 0 and --games - 1")
     if options.move_timeout <= 0 or options.time_tolerance < 0:
         parser.error("--move-timeout must be positive and --time-tolerance non-negative")
     if options.random_opening < 0:
@@ -1756,7 +1764,8 @@ def main(arguments: list[str]) -> int:
         return 2
     config = MatchConfig(
         engines=engines, referee=referee, size=options.size, komi=options.komi,
-        games=options.games, alternate=options.alternate, time_settings=options.time_settings,
+        games=options.games, first_game=options.first_game, alternate=options.alternate,
+        time_settings=options.time_settings,
         time_tolerance=options.time_tolerance, move_timeout=options.move_timeout,
         max_moves=options.max_moves, random_opening=options.random_opening, seed=options.seed,
         out_directory=out_directory, quiet_stderr=options.quiet_stderr, log_gtp=options.log_gtp)
