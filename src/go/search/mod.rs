@@ -609,20 +609,9 @@ fn summarize(
             .map(|(_, child)| index_move(tree.node(child).point.load(Relaxed) as usize))
             .unwrap_or(Move::Pass),
     };
-    // A decided game: among the moves about as sure to win as the most visited one, keep the
-    // most points (under territory rules a stone in one's own territory costs a point).
-    let best = match candidates.first() {
-        Some(first) if first.win_rate >= DECIDED_WIN_RATE => candidates
-            .iter()
-            .filter(|candidate| {
-                candidate.visits * DECIDED_VISITS_DIVISOR >= first.visits
-                    && candidate.win_rate >= first.win_rate - DECIDED_WIN_RATE_SLACK
-                    && context.root_legal[move_index(candidate.chosen)]
-            })
-            .max_by(|first, second| first.score_lead.total_cmp(&second.score_lead))
-            .map_or(best, |candidate| candidate.chosen),
-        _ => best,
-    };
+    let best = prefer_points_when_decided(&candidates, best, |chosen| {
+        context.root_legal[move_index(chosen)]
+    });
     // Passing wins the game now: take it.
     let pass_wins = game.consecutive_passes() >= 1
         && context.root_legal[NO_POINT]
@@ -654,6 +643,36 @@ fn summarize(
         candidates,
         elapsed,
     }
+}
+
+/// A decided game (the most visited move wins at least [`DECIDED_WIN_RATE`]): among the
+/// moves about as sure to win as the most visited one, the one that keeps the most points
+/// (under territory rules a stone in one's own territory costs a point); `best` otherwise.
+/// A pass is taken this way only when it is `best` already: its score is the playouts'
+/// guess after a free move for the opponent, and passing first while other moves win as
+/// surely leaves the result to the referee's judgement of a position that may still be
+/// open. `candidates` are sorted most visited first.
+fn prefer_points_when_decided(
+    candidates: &[Candidate],
+    best: Move,
+    legal: impl Fn(Move) -> bool,
+) -> Move {
+    let Some(first) = candidates.first() else {
+        return best;
+    };
+    if first.win_rate < DECIDED_WIN_RATE {
+        return best;
+    }
+    candidates
+        .iter()
+        .filter(|candidate| {
+            (candidate.chosen != Move::Pass || best == Move::Pass)
+                && candidate.visits * DECIDED_VISITS_DIVISOR >= first.visits
+                && candidate.win_rate >= first.win_rate - DECIDED_WIN_RATE_SLACK
+                && legal(candidate.chosen)
+        })
+        .max_by(|first, second| first.score_lead.total_cmp(&second.score_lead))
+        .map_or(best, |candidate| candidate.chosen)
 }
 
 /// The most visited line from the node `index` on, and the visits of each of its moves.
@@ -899,5 +918,48 @@ mod tests {
         game.set_komi(9.5);
         let summary = search.run(&game, &ending(&game), &stop, None);
         assert_ne!(summary.best, Move::Pass, "black would lose by passing");
+    }
+
+    fn candidate(chosen: &str, visits: u64, win_rate: f64, score_lead: f64) -> Candidate {
+        Candidate {
+            chosen: parse_move(chosen, 19).unwrap(),
+            visits,
+            win_rate,
+            prior: 0.0,
+            lower_confidence_bound: win_rate,
+            score_lead,
+            principal_variation: Vec::new(),
+            principal_variation_visits: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_decided_game_keeps_points_but_never_passes_first_for_them() {
+        let legal = |_: Move| true;
+        let e4 = parse_move("E4", 19).unwrap();
+        let j15 = parse_move("J15", 19).unwrap();
+        // The tangle of game 10 of the 19x19 match against GNU Go: every move "wins", and
+        // the pass's noisy score lead was the highest.
+        let candidates = vec![
+            candidate("E4", 9_000, 0.998, 1.2),
+            candidate("pass", 8_000, 0.997, 1.4),
+            candidate("J15", 2_000, 0.990, 1.3),
+            candidate("A19", 500, 0.999, 9.0),
+        ];
+        let chosen = prefer_points_when_decided(&candidates, e4, legal);
+        assert_eq!(
+            chosen, j15,
+            "the most points among well-visited winning moves"
+        );
+        // A pass chosen already (it won clearly more than the rest) may stay chosen.
+        let chosen = prefer_points_when_decided(&candidates[1..], Move::Pass, legal);
+        assert_eq!(chosen, Move::Pass);
+        // Illegal moves are skipped; undecided games keep the most visited move.
+        let chosen = prefer_points_when_decided(&candidates, e4, |chosen| chosen != j15);
+        assert_eq!(chosen, e4);
+        let mut open = candidates.clone();
+        open[0].win_rate = 0.9;
+        assert_eq!(prefer_points_when_decided(&open, e4, legal), e4);
+        assert_eq!(prefer_points_when_decided(&[], e4, legal), e4);
     }
 }
