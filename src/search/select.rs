@@ -96,6 +96,26 @@ pub fn fast_urgency(
     (wins * (1.0 + amaf_visits * inverse_equiv_rave) + amaf_wins) / denominator
 }
 
+/// Progressive widening: the factor by which a node's visits grow for one more child to open
+/// (Coulom 2007, "Efficient Selectivity and Backup Operators in Monte-Carlo Tree Search").
+pub const WIDENING_GROWTH: f64 = 1.4;
+
+/// Progressive widening: how many children (by rank of prior value) a node with `visits`
+/// selects from: `widening` at first, one more at `widening_visits` visits and at every
+/// further growth by [`WIDENING_GROWTH`]; every child (`u32::MAX`) when `widening` is 0.
+#[inline]
+pub fn widening_limit(widening: u32, widening_visits: u32, visits: u32) -> u32 {
+    if widening == 0 {
+        return u32::MAX;
+    }
+    let threshold = widening_visits.max(1) as f64;
+    if (visits as f64) < threshold {
+        return widening;
+    }
+    let steps = ((visits as f64 / threshold).ln() / WIDENING_GROWTH.ln()).floor() as u32;
+    widening.saturating_add(1 + steps)
+}
+
 /// A lower confidence bound of a win rate (normal approximation, 2 standard errors; 0 for no
 /// visits).
 pub fn lower_confidence_bound(win_rate: f64, visits: f64) -> f64 {
@@ -244,6 +264,25 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn widening_opens_one_child_per_growth_step() {
+        assert_eq!(widening_limit(0, 40, 1_000_000), u32::MAX);
+        assert_eq!(widening_limit(5, 40, 0), 5);
+        assert_eq!(widening_limit(5, 40, 39), 5);
+        assert_eq!(widening_limit(5, 40, 40), 6);
+        assert_eq!(widening_limit(5, 40, 55), 6);
+        assert_eq!(widening_limit(5, 40, 56), 7);
+        // 40 * 1.4^10 = 1157.0
+        assert_eq!(widening_limit(5, 40, 1156), 15);
+        assert_eq!(widening_limit(5, 40, 1158), 16);
+        let mut last = 0;
+        for visits in (0..100_000).step_by(7) {
+            let limit = widening_limit(3, 20, visits);
+            assert!(limit >= last);
+            last = limit;
         }
     }
 

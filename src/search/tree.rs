@@ -53,6 +53,9 @@ pub struct Node {
     /// Whether the children's priors were refined by the game's costlier knowledge:
     /// [`UNREFINED`], [`REFINING`] or [`REFINED`] (in the node's padding: no extra bytes).
     pub refinement: AtomicU8,
+    /// The node's place among its siblings by prior value, 0 the best (set with the priors,
+    /// in the node's padding): progressive widening opens the siblings in this order.
+    pub rank: AtomicU16,
 }
 
 /// The children keep the priors they were created with.
@@ -81,6 +84,8 @@ pub struct NodeStatistics {
     pub prior_wins: u16,
     /// Score sum in half points.
     pub score_sum: i64,
+    /// Place among the siblings by prior value (0 the best).
+    pub rank: u16,
 }
 
 impl Node {
@@ -95,6 +100,7 @@ impl Node {
             prior_visits: self.prior_visits.load(Relaxed),
             prior_wins: self.prior_wins.load(Relaxed),
             score_sum: self.score_sum.load(Relaxed),
+            rank: self.rank.load(Relaxed),
         }
     }
 
@@ -110,6 +116,7 @@ impl Node {
             prior_visits: self.prior_visits.load(Relaxed),
             prior_wins: self.prior_wins.load(Relaxed),
             score_sum: 0,
+            rank: 0,
         }
     }
 
@@ -142,6 +149,7 @@ impl Node {
         self.prior_visits.store(numbers.prior_visits, Relaxed);
         self.prior_wins.store(numbers.prior_wins, Relaxed);
         self.score_sum.store(numbers.score_sum, Relaxed);
+        self.rank.store(numbers.rank, Relaxed);
     }
 }
 

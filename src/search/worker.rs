@@ -15,7 +15,7 @@ use crate::search::domain::{encode, Outcome, Prior};
 use crate::search::domain::{SearchGame, PASS};
 use crate::search::params::SearchParams;
 use crate::search::random::Random;
-use crate::search::select::{fast_urgency, urgency, AmafWeights, Blend};
+use crate::search::select::{fast_urgency, urgency, widening_limit, AmafWeights, Blend};
 use crate::search::tree::{
     Tree, EXPANDED, EXPANDING, LEAF, REFINED, REFINING, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN,
     UNREFINED,
@@ -105,6 +105,8 @@ pub struct Worker<G: SearchGame> {
     prior_scratch: G::Scratch,
     candidate_points: Vec<u16>,
     priors: Vec<Prior>,
+    /// Child offsets in the order of their priors' values (progressive widening).
+    ranking: Vec<u32>,
 }
 
 /// A prior's visits and wins as the node stores them (at most `u16::MAX` half wins).
@@ -149,6 +151,7 @@ impl<G: SearchGame> Worker<G> {
             prior_scratch: G::Scratch::default(),
             candidate_points: Vec::with_capacity(G::MOVE_SPACE),
             priors: Vec::with_capacity(G::MOVE_SPACE),
+            ranking: Vec::with_capacity(G::MOVE_SPACE),
         }
     }
 
@@ -302,9 +305,39 @@ impl<G: SearchGame> Worker<G> {
             tree.node(first + offset as u32)
                 .initialise(point, visits, wins);
         }
+        self.rank_children(context, first..first + count as u32);
         node.first_child.store(first, Relaxed);
         node.child_count.store(count as u16, Relaxed);
         node.state.store(EXPANDED, Release);
+    }
+
+    /// Stores each child's rank by the value of the prior in `self.priors` (same order as
+    /// `children`), best first, ties to the earlier child, when progressive widening is on.
+    fn rank_children(&mut self, context: &Context<G>, children: std::ops::Range<u32>) {
+        if context.params.widening == 0 {
+            return;
+        }
+        let value = |prior: &Prior| -> f64 {
+            if prior.visits == 0 {
+                0.5
+            } else {
+                prior.wins as f64 / (RESULT_SCALE as f64 * prior.visits as f64)
+            }
+        };
+        self.ranking.clear();
+        self.ranking.extend(0..self.priors.len() as u32);
+        let priors = &self.priors;
+        self.ranking.sort_by(|&first, &second| {
+            value(&priors[second as usize]).total_cmp(&value(&priors[first as usize]))
+        });
+        for (rank, &offset) in self.ranking.iter().enumerate() {
+            let rank = rank.min(u16::MAX as usize) as u16;
+            context
+                .tree
+                .node(children.start + offset)
+                .rank
+                .store(rank, Relaxed);
+        }
     }
 
     /// Refines the priors of `children` (of the node on the current board, `color` to move)
@@ -326,12 +359,13 @@ impl<G: SearchGame> Worker<G> {
         ) {
             return;
         }
-        for (child, prior) in children.zip(&self.priors) {
+        for (child, prior) in children.clone().zip(&self.priors) {
             let (visits, wins) = clamp_prior(prior);
             let node = tree.node(child);
             node.prior_visits.store(visits, Relaxed);
             node.prior_wins.store(wins, Relaxed);
         }
+        self.rank_children(context, children);
     }
 
     /// The child of the node at `index` with the highest urgency (the first on ties).
@@ -350,8 +384,21 @@ impl<G: SearchGame> Worker<G> {
         let mut best_urgency = f64::NEG_INFINITY;
         let first = children.start;
         let pass_floor = context.root_pass_share * parent_visits;
+        // Progressive widening below the root: the children ranked past the limit wait.
+        let open = if index == 0 {
+            u32::MAX
+        } else {
+            widening_limit(
+                params.widening,
+                params.widening_visits,
+                parent_visits as u32,
+            )
+        };
         for (offset, node) in tree.slice(children).iter().enumerate() {
             let child = first + offset as u32;
+            if node.rank.load(Relaxed) as u32 >= open {
+                continue;
+            }
             if index == 0 {
                 let point = node.point.load(Relaxed) as usize;
                 if !context.root_legal[point] {
@@ -645,6 +692,73 @@ mod tests {
         assert_eq!(best_take(10, 4000), 2);
         assert_eq!(best_take(7, 4000), 3);
         assert_eq!(best_take(9, 4000), 1);
+    }
+
+    /// Walks the tree below `index` (a pile of `stones`) and returns, over every expanded
+    /// node but the root, the takes of visited children that are neither the first take nor
+    /// the winning one; checks the ranks of refined nodes on the way.
+    fn widened_takes(tree: &Tree, index: u32, stones: usize, out: &mut Vec<usize>) {
+        let Some(children) = tree.node(index).children() else {
+            return;
+        };
+        let refined = tree.node(index).refinement.load(Relaxed) == REFINED;
+        let winning = stones % 4;
+        let mut ranks = Vec::new();
+        for child in children {
+            let node = tree.node(child);
+            let take = node.point.load(Relaxed) as usize;
+            ranks.push(node.rank.load(Relaxed));
+            if refined && winning != 0 {
+                assert_eq!(node.rank.load(Relaxed) == 0, take == winning);
+            }
+            if index != 0 && node.visits.load(Relaxed) > 0 && take != 1 && take != winning {
+                out.push(take);
+            }
+            widened_takes(tree, child, stones - take, out);
+        }
+        ranks.sort_unstable();
+        assert!(ranks
+            .iter()
+            .enumerate()
+            .all(|(place, &rank)| rank as usize == place));
+    }
+
+    #[test]
+    fn progressive_widening_selects_by_rank_of_prior() {
+        // One child open below the root: the first take while the priors are even (ties
+        // keep the children's order), the oracle's winning take once refined.
+        let params = SearchParams {
+            refine_visits: 30,
+            widening: 1,
+            widening_visits: 1_000_000,
+            ..SearchParams::default()
+        };
+        let tree = search(14, 3000, params);
+        let mut others = Vec::new();
+        widened_takes(&tree, 0, 14, &mut others);
+        assert!(
+            others.is_empty(),
+            "takes past the widening limit: {others:?}"
+        );
+        // Without widening the other takes are searched too.
+        let params = SearchParams {
+            refine_visits: 30,
+            ..SearchParams::default()
+        };
+        let tree = search(14, 3000, params);
+        let mut others = Vec::new();
+        let root = tree.root();
+        for child in root.children().unwrap() {
+            let take = tree.node(child).point.load(Relaxed) as usize;
+            for grandchild in tree.node(child).children().into_iter().flatten() {
+                let node = tree.node(grandchild);
+                let second = node.point.load(Relaxed) as usize;
+                if node.visits.load(Relaxed) > 0 && second != 1 && second != (14 - take) % 4 {
+                    others.push(second);
+                }
+            }
+        }
+        assert!(!others.is_empty());
     }
 
     #[test]
