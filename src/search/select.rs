@@ -84,16 +84,18 @@ pub fn fast_urgency(
     inverse_equiv_rave: f64,
     first_play_urgency: f64,
 ) -> f64 {
-    let visits = statistics.visits as f64 + statistics.prior_visits as f64;
+    // Integer sums convert once, and the results' scale (a power of two) moves to the
+    // denominator: the same value to the last bit, with fewer conversions and products.
+    let visits = (statistics.visits as u64 + statistics.prior_visits as u64) as f64;
     let amaf_visits = statistics.amaf_visits as f64;
     let denominator = amaf_visits + visits + visits * amaf_visits * inverse_equiv_rave;
     if denominator <= 0.0 {
         return first_play_urgency;
     }
-    let wins =
-        (statistics.wins as f64 + statistics.prior_wins as f64) * (1.0 / RESULT_SCALE as f64);
-    let amaf_wins = statistics.amaf_wins as f64 * (1.0 / RESULT_SCALE as f64);
-    (wins * (1.0 + amaf_visits * inverse_equiv_rave) + amaf_wins) / denominator
+    let wins = (statistics.wins as u64 + statistics.prior_wins as u64) as f64;
+    let amaf_wins = statistics.amaf_wins as f64;
+    (wins * (1.0 + amaf_visits * inverse_equiv_rave) + amaf_wins)
+        / (denominator * RESULT_SCALE as f64)
 }
 
 /// Progressive widening: the factor by which a node's visits grow for one more child to open

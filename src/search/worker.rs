@@ -17,8 +17,8 @@ use crate::search::params::SearchParams;
 use crate::search::random::Random;
 use crate::search::select::{fast_urgency, urgency, widening_limit, AmafWeights, Blend};
 use crate::search::tree::{
-    Tree, EXPANDED, EXPANDING, LEAF, REFINED, REFINING, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN,
-    UNREFINED,
+    Node, Tree, EXPANDED, EXPANDING, LEAF, REFINED, REFINING, RESULT_SCALE, TERMINAL_LOSS,
+    TERMINAL_WIN, UNREFINED,
 };
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 
@@ -394,6 +394,18 @@ impl<G: SearchGame> Worker<G> {
                 parent_visits as u32,
             )
         };
+        // Below the root without an exploration term (the usual case): a loop of its own,
+        // free of the root's tests, and of the ranks' when widening is off.
+        if index != 0 && params.explore <= 0.0 {
+            let nodes = tree.slice(children);
+            let first_play_urgency = params.first_play_urgency;
+            let offset = if params.widening == 0 {
+                most_urgent::<false>(nodes, open, inverse_equiv_rave, first_play_urgency)
+            } else {
+                most_urgent::<true>(nodes, open, inverse_equiv_rave, first_play_urgency)
+            };
+            return offset.map(|offset| first + offset);
+        }
         for (offset, node) in tree.slice(children).iter().enumerate() {
             let child = first + offset as u32;
             if node.rank.load(Relaxed) as u32 >= open {
@@ -495,12 +507,14 @@ impl<G: SearchGame> Worker<G> {
             let mover = to_move_at(depth).index() as u32;
             let result = result_for(to_move_at(depth));
             let weights = AmafWeights::new(length - depth, distance_rave);
+            // A mark of this generation and this mover (the pass is never marked).
+            let wanted = generation << 12 | mover;
             for node in tree.slice(children) {
                 let point = node.point.load(Relaxed) as usize;
                 let Some(&mark) = self.marks.get(point) else {
                     continue;
                 };
-                if mark >> 12 != generation || mark & 1 != mover || point == PASS {
+                if mark & !(0x7ff << 1) != wanted {
                     continue;
                 }
                 let first = ((mark >> 1) & 0x7ff) as usize;
@@ -510,6 +524,31 @@ impl<G: SearchGame> Worker<G> {
             }
         }
     }
+}
+
+/// The offset among `nodes` of the one with the highest [`fast_urgency`] (the first on ties),
+/// with `WIDENING` only among those ranked below `open`.
+#[inline(always)]
+fn most_urgent<const WIDENING: bool>(
+    nodes: &[Node],
+    open: u32,
+    inverse_equiv_rave: f64,
+    first_play_urgency: f64,
+) -> Option<u32> {
+    let mut best = None;
+    let mut best_urgency = f64::NEG_INFINITY;
+    for (offset, node) in nodes.iter().enumerate() {
+        if WIDENING && node.rank.load(Relaxed) as u32 >= open {
+            continue;
+        }
+        let statistics = node.selection_statistics();
+        let value = fast_urgency(&statistics, inverse_equiv_rave, first_play_urgency);
+        if value > best_urgency {
+            best_urgency = value;
+            best = Some(offset as u32);
+        }
+    }
+    best
 }
 
 /// Whether the most visited root child leads the runner-up by more than `remaining` visits.
