@@ -102,11 +102,11 @@ search_params! {
     /// Visits a node needs before the game's costlier knowledge (Go: the policy network)
     /// refines its children's priors; the root is refined at once; 0 never.
     refine_visits: u32 = 10,
-    /// Progressive widening: children a node (the root excepted) selects from at first, in
-    /// the order of their priors' values; one more opens each time the node's visits grow
-    /// by a factor of [`crate::search::select::WIDENING_GROWTH`] past `widening_visits`
-    /// (Coulom's progressive
-    /// widening, as in Crazy Stone); 0 selects from every child.
+    /// Progressive widening (Coulom's, as in Crazy Stone): the children a node (the root
+    /// excepted) selects from at first, in the order of their priors' values; one more
+    /// opens each time the node's visits grow by a factor of
+    /// [`crate::search::select::WIDENING_GROWTH`] past `widening_visits`; 0 selects from
+    /// every child.
     widening: u32 = 0,
     /// Progressive widening: the visits at which the first child past `widening` opens.
     widening_visits: u32 = 40,
