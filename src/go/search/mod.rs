@@ -4,8 +4,8 @@
 //! rules. Knows the rules core and the game-independent search, never GTP.
 //!
 //! Read in order: `board` (the playout board), `patterns`, `playout`, `ladder`, `network`,
-//! `priors`, `search_game` (Go's [`crate::search::domain::SearchGame`]), then this file
-//! ([`Search::run`]).
+//! `inference` (its forward pass as the engine runs it), `priors`, `search_game` (Go's
+//! [`crate::search::domain::SearchGame`]), then this file ([`Search::run`]).
 //!
 //! Facts worth knowing: a node is 40 bytes (children are nodes too, created together when
 //! a leaf has more than `expand_visits` visits); the tree never exceeds `max_tree_bytes`
@@ -18,6 +18,7 @@
 
 pub mod board;
 pub mod features;
+pub mod inference;
 pub mod ladder;
 pub mod move_model;
 pub mod network;
