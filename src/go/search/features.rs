@@ -17,7 +17,7 @@
 //! reader; nothing of trees, weights or files.
 
 use crate::color::Color;
-use crate::go::search::board::{stone_code, PlayoutBoard, BORDER, EMPTY, NO_POINT};
+use crate::go::search::board::{stone_code, PlayoutBoard, BLACK, BORDER, EMPTY, NO_POINT, WHITE};
 use crate::go::search::ladder::LadderReader;
 use crate::go::search::playout::{new_liberties, self_atari_size};
 use std::sync::OnceLock;
@@ -109,8 +109,11 @@ struct Geometry {
     /// margin.
     margin: usize,
     /// Per offset and cell state (empty, own, opponent, edge): the Zobrist key it adds to
-    /// the spatial hash under each symmetry.
-    spatial: Vec<[[u64; 8]; 4]>,
+    /// the spatial hash under each symmetry, given as the change from the empty cell's key
+    /// (zero for an empty cell), so that empty cells, most of them, cost nothing.
+    spatial_changes: Vec<[[u64; 8]; 4]>,
+    /// Per size: the hash under each symmetry of the pattern with every cell empty.
+    empty_hashes: [[u64; 8]; SPATIAL_SIZES.len()],
     /// Per neighbour (the first eight offsets) and 3x3 cell code (0-7): the bits it adds to
     /// the 3x3 code under each symmetry.
     neighbourhood: [[[u64; 8]; 8]; 8],
@@ -180,13 +183,23 @@ fn geometry() -> &'static Geometry {
             })
             .collect();
         let key = |slot: usize, state: usize| split_mix((slot * 4 + state) as u64 + 1);
-        let spatial = (0..offsets.len())
+        let spatial_changes = (0..offsets.len())
             .map(|cell| {
                 std::array::from_fn(|state| {
-                    std::array::from_fn(|transform| key(preimages[transform][cell], state))
+                    std::array::from_fn(|transform| {
+                        let slot = preimages[transform][cell];
+                        key(slot, state) ^ key(slot, STATE_EMPTY as usize)
+                    })
                 })
             })
             .collect();
+        let empty_hashes = std::array::from_fn(|size_index| {
+            std::array::from_fn(|transform| {
+                (0..prefix[size_index]).fold(0, |hash, cell| {
+                    hash ^ key(preimages[transform][cell], STATE_EMPTY as usize)
+                })
+            })
+        });
         let neighbourhood = std::array::from_fn(|cell| {
             std::array::from_fn(|code| {
                 std::array::from_fn(|transform| (code as u64) << (3 * preimages[transform][cell]))
@@ -201,7 +214,8 @@ fn geometry() -> &'static Geometry {
             offsets,
             prefix,
             margin,
-            spatial,
+            spatial_changes,
+            empty_hashes,
             neighbourhood,
         }
     })
@@ -215,8 +229,6 @@ pub struct FeatureScratch {
     /// A copy of the board for ladder questions after an atari.
     board: Box<PlayoutBoard>,
     ladder: LadderReader,
-    /// Cell states around the candidate at hand, in offset order.
-    states: Vec<u8>,
     /// Cell states of every point from the player's view, in a grid with a margin of edge
     /// cells wide enough for the largest pattern, so that a candidate reads each cell of
     /// its patterns with one load and no bounds test.
@@ -225,6 +237,10 @@ pub struct FeatureScratch {
     grid_size: usize,
     /// Per offset of the geometry, its displacement in `grid`.
     deltas: Vec<isize>,
+    /// Per point of the board (its index), each spatial size's hash under each symmetry of
+    /// the pattern with no stone: empty cells on the board, edge cells off it. Stones are
+    /// then the only cells a candidate adds.
+    edge_bases: Vec<[[u64; 8]; SPATIAL_SIZES.len()]>,
 }
 
 impl Default for FeatureScratch {
@@ -233,10 +249,10 @@ impl Default for FeatureScratch {
             liberties: Vec::new(),
             board: PlayoutBoard::new(9),
             ladder: LadderReader::default(),
-            states: Vec::new(),
             grid: Vec::new(),
             grid_size: 0,
             deltas: Vec::new(),
+            edge_bases: Vec::new(),
         }
     }
 }
@@ -260,12 +276,16 @@ pub fn compute_features(
     features.clear();
     prepare_liberties(board, scratch);
     prepare_grid(board, color, scratch);
+    let recent = [
+        move_place(board, board.last_move()),
+        move_place(board, board.second_last_move()),
+    ];
     for &point in points {
         let point = point as usize;
         features.push(if point == NO_POINT {
             pass_features(board)
         } else {
-            move_features(board, point, color, scratch)
+            move_features(board, point, color, recent, scratch)
         });
     }
 }
@@ -294,13 +314,12 @@ fn prepare_liberties(board: &PlayoutBoard, scratch: &mut FeatureScratch) {
 
 /// The grid index of an on-board point.
 #[inline]
-fn grid_index(board: &PlayoutBoard, point: usize, margin: usize, side: usize) -> usize {
-    let (column, row) = coordinates(board, point);
+fn grid_index((column, row): (i32, i32), margin: usize, side: usize) -> usize {
     (row as usize - 1 + margin) * side + (column as usize - 1 + margin)
 }
 
-/// Fills the state grid of `board` for `color` to play (and the offsets' displacements when
-/// the board size changed).
+/// Fills the state grid of `board` for `color` to play (and, when the board size changed,
+/// the offsets' displacements and the points' edge bases).
 fn prepare_grid(board: &PlayoutBoard, color: Color, scratch: &mut FeatureScratch) {
     let geometry = geometry();
     let size = board.size();
@@ -315,6 +334,16 @@ fn prepare_grid(board: &PlayoutBoard, color: Color, scratch: &mut FeatureScratch
                 .iter()
                 .map(|&(dx, dy)| dy as isize * side as isize + dx as isize),
         );
+        scratch.edge_bases.clear();
+        scratch
+            .edge_bases
+            .resize(board.length(), [[0; 8]; SPATIAL_SIZES.len()]);
+        for point in 0..board.length() {
+            if board.cell(point) != BORDER {
+                let place = coordinates(board, point);
+                scratch.edge_bases[point] = edge_base(geometry, size as i32, place);
+            }
+        }
     }
     scratch.grid.clear();
     scratch.grid.resize(side * side, STATE_EDGE);
@@ -335,23 +364,32 @@ fn prepare_grid(board: &PlayoutBoard, color: Color, scratch: &mut FeatureScratch
     }
 }
 
-/// Reads the cell states around `point` from the grid into `scratch.states`, in offset order.
-fn gather_states(
-    board: &PlayoutBoard,
-    point: usize,
+/// Each spatial size's hash under each symmetry of the pattern around the point at `place`
+/// (column, row) on a board of `size` with no stone on it.
+fn edge_base(
     geometry: &Geometry,
-    scratch: &mut FeatureScratch,
-) {
-    let margin = geometry.margin;
-    let centre = grid_index(board, point, margin, board.size() + 2 * margin);
-    let grid = &scratch.grid;
-    scratch.states.clear();
-    scratch.states.extend(
-        scratch
-            .deltas
-            .iter()
-            .map(|&delta| grid[centre.wrapping_add_signed(delta)]),
-    );
+    size: i32,
+    (column, row): (i32, i32),
+) -> [[u64; 8]; SPATIAL_SIZES.len()] {
+    let mut changes = [0u64; 8];
+    let mut start = 0;
+    std::array::from_fn(|size_index| {
+        let end = geometry.prefix[size_index];
+        for cell in start..end {
+            let (dx, dy) = geometry.offsets[cell];
+            let (x, y) = (column + dx, row + dy);
+            if x < 1 || y < 1 || x > size || y > size {
+                let keys = &geometry.spatial_changes[cell][STATE_EDGE as usize];
+                for (change, key) in changes.iter_mut().zip(keys) {
+                    *change ^= key;
+                }
+            }
+        }
+        start = end;
+        std::array::from_fn(|transform| {
+            changes[transform] ^ geometry.empty_hashes[size_index][transform]
+        })
+    })
 }
 
 fn pass_features(board: &PlayoutBoard) -> MoveFeatures {
@@ -381,20 +419,27 @@ fn coordinates(board: &PlayoutBoard, point: usize) -> (i32, i32) {
     ((point % stride) as i32, (point / stride) as i32)
 }
 
-fn distance_key(board: &PlayoutBoard, point: usize, other: usize) -> u64 {
-    if other == NO_POINT {
-        // A pass, or no move yet.
-        return 1;
-    }
-    let (column, row) = coordinates(board, point);
-    let (other_column, other_row) = coordinates(board, other);
-    gridcular(column - other_column, row - other_row).clamp(2, 17) as u64
+/// The (column, row) of a move, `None` for a pass or no move yet.
+fn move_place(board: &PlayoutBoard, point: usize) -> Option<(i32, i32)> {
+    (point != NO_POINT).then(|| coordinates(board, point))
 }
 
+/// The distance class of a move at `place` to an earlier move at `other` (1 after a pass).
+fn distance_key((column, row): (i32, i32), other: Option<(i32, i32)>) -> u64 {
+    match other {
+        None => 1,
+        Some((other_column, other_row)) => {
+            gridcular(column - other_column, row - other_row).clamp(2, 17) as u64
+        }
+    }
+}
+
+/// The features of the move on `point`, `recent` the places of the last two moves.
 fn move_features(
     board: &PlayoutBoard,
     point: usize,
     color: Color,
+    recent: [Option<(i32, i32)>; 2],
     scratch: &mut FeatureScratch,
 ) -> MoveFeatures {
     let mut features = [0; GROUP_COUNT];
@@ -405,10 +450,21 @@ fn move_features(
 
     // Cell states around the point from the grid, with the liberty classes of the eight
     // neighbours for the 3x3 pattern.
-    gather_states(board, point, geometry, scratch);
+    let centre = grid_index(
+        (column, row),
+        geometry.margin,
+        board.size() + 2 * geometry.margin,
+    );
+    let grid = &scratch.grid;
     let mut code3 = [0u8; 8];
-    for (index, &(dx, dy)) in geometry.offsets.iter().take(8).enumerate() {
-        code3[index] = match scratch.states[index] {
+    for (index, (&(dx, dy), &delta)) in geometry
+        .offsets
+        .iter()
+        .zip(&scratch.deltas)
+        .take(8)
+        .enumerate()
+    {
+        code3[index] = match grid[centre.wrapping_add_signed(delta)] {
             STATE_EMPTY => 0,
             STATE_EDGE => 1,
             state => {
@@ -420,7 +476,14 @@ fn move_features(
         };
     }
     features[PATTERN3] = pattern3_key(&code3, geometry);
-    spatial_keys(&scratch.states, geometry, &mut features);
+    spatial_keys(
+        grid,
+        centre,
+        &scratch.deltas,
+        &scratch.edge_bases[point],
+        geometry,
+        &mut features,
+    );
 
     // Captures, rescues and ko.
     let mut captured = 0;
@@ -499,9 +562,15 @@ fn move_features(
         Some(_) => 4,
     };
     features[LIBERTIES] = new_liberties(board, point, color) as u64 + 1;
-    features[LAST_DISTANCE] = distance_key(board, point, board.last_move());
-    features[SECOND_DISTANCE] = distance_key(board, point, board.second_last_move());
-    let line = line_height(board, point).min(5) as u64;
+    features[LAST_DISTANCE] = distance_key((column, row), recent[0]);
+    features[SECOND_DISTANCE] = distance_key((column, row), recent[1]);
+    // The line from the coordinates (the same answer as [`line_height`]).
+    let size = board.size() as i32;
+    let line = column
+        .min(row)
+        .min(size + 1 - column)
+        .min(size + 1 - row)
+        .min(5) as u64;
     features[LINE] = line + 5 * empty_around(board, point) as u64;
     features
 }
@@ -518,21 +587,37 @@ fn pattern3_key(code3: &[u8; 8], geometry: &Geometry) -> u64 {
     codes.iter().copied().min().unwrap_or(0) | 1 << 63
 }
 
-/// The canonical hash of each spatial size: the smallest over the eight symmetries.
-fn spatial_keys(states: &[u8], geometry: &Geometry, features: &mut MoveFeatures) {
-    let mut hashes = [0u64; 8];
+/// The canonical hash of each spatial size around the grid cell `centre`: the smallest
+/// over the eight symmetries. Each size's hash is the point's stoneless pattern's
+/// (`bases`, [`edge_base`]) with the changes of the cells that hold stones.
+fn spatial_keys(
+    grid: &[u8],
+    centre: usize,
+    deltas: &[isize],
+    bases: &[[u64; 8]; SPATIAL_SIZES.len()],
+    geometry: &Geometry,
+    features: &mut MoveFeatures,
+) {
+    let mut changes = [0u64; 8];
     let mut start = 0;
     for (size_index, &end) in geometry.prefix.iter().enumerate() {
-        for (keys, &state) in geometry.spatial[start..end].iter().zip(&states[start..end]) {
-            let keys = &keys[(state & 3) as usize];
-            for (hash, key) in hashes.iter_mut().zip(keys) {
-                *hash ^= key;
+        for (keys, &delta) in geometry.spatial_changes[start..end]
+            .iter()
+            .zip(&deltas[start..end])
+        {
+            let state = grid[centre.wrapping_add_signed(delta)];
+            if state == STATE_OWN || state == STATE_OPPONENT {
+                for (change, key) in changes.iter_mut().zip(&keys[state as usize]) {
+                    *change ^= key;
+                }
             }
         }
         start = end;
-        let smallest = hashes
-            .iter()
-            .fold(u64::MAX, |smallest, &hash| smallest.min(hash));
+        let base = &bases[size_index];
+        let mut smallest = u64::MAX;
+        for transform in 0..8 {
+            smallest = smallest.min(changes[transform] ^ base[transform]);
+        }
         features[SPATIAL + size_index] = smallest | 1;
     }
 }
@@ -546,24 +631,22 @@ pub fn line_height(board: &PlayoutBoard, point: usize) -> usize {
     column.min(row).min(size + 1 - column).min(size + 1 - row)
 }
 
-/// Whether no stone lies within Manhattan distance 3 of `point`.
+/// Whether no stone lies within Manhattan distance 3 of `point`, read by linear offsets: on
+/// the rightmost columns the offsets past the edge wrap onto the first columns of the next
+/// rows (one border column separates rows). The shipped move model was trained with this
+/// reading, so it stays until the model is retrained.
 pub fn empty_around(board: &PlayoutBoard, point: usize) -> bool {
     let stride = board.stride() as isize;
-    let length = board.length() as isize;
-    for row in -3isize..=3 {
+    let length = board.length();
+    (-3isize..=3).all(|row| {
         let span = 3 - row.abs();
-        for column in -span..=span {
-            let other = point as isize + row * stride + column;
-            if other < 0 || other >= length {
-                continue;
-            }
-            let cell = board.cell(other as usize);
-            if cell != EMPTY && cell != BORDER {
-                return false;
-            }
-        }
-    }
-    true
+        let first = point as isize + row * stride - span;
+        (first..=first + 2 * span).all(|other| {
+            // A negative index wraps past `length` and is skipped like one beyond the end.
+            let other = other as usize;
+            other >= length || !matches!(board.cell(other), BLACK | WHITE)
+        })
+    })
 }
 
 #[cfg(test)]
@@ -640,9 +723,93 @@ mod tests {
                 for row in 1..=size {
                     for column in 1..=size {
                         let point = row * board.stride() + column;
-                        gather_states(&board, point, geometry(), &mut scratch);
-                        assert_eq!(scratch.states, direct_states(&board, point, color));
+                        let margin = geometry().margin;
+                        let centre =
+                            grid_index(coordinates(&board, point), margin, size + 2 * margin);
+                        let states: Vec<u8> = scratch
+                            .deltas
+                            .iter()
+                            .map(|&delta| scratch.grid[centre.wrapping_add_signed(delta)])
+                            .collect();
+                        assert_eq!(states, direct_states(&board, point, color));
                     }
+                }
+            }
+        }
+    }
+
+    /// [`empty_around`] as first written: every linear offset within Manhattan distance 3,
+    /// tested for bounds and read.
+    fn empty_around_by_offsets(board: &PlayoutBoard, point: usize) -> bool {
+        let stride = board.stride() as isize;
+        let length = board.length() as isize;
+        for row in -3isize..=3 {
+            let span = 3 - row.abs();
+            for column in -span..=span {
+                let other = point as isize + row * stride + column;
+                if other < 0 || other >= length {
+                    continue;
+                }
+                let cell = board.cell(other as usize);
+                if cell != EMPTY && cell != BORDER {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The spatial keys (kept as changes from the empty pattern) and the line feature (from
+    /// the gathered states) agree with their definitions computed cell by cell from the
+    /// board: the xor of every cell's key under each symmetry, the smallest over the eight,
+    /// and [`line_height`] with [`empty_around`].
+    #[test]
+    fn spatial_keys_and_lines_match_their_definitions() {
+        let geometry = geometry();
+        let offsets = &geometry.offsets;
+        let slot = |transform: usize, cell: usize| {
+            offsets
+                .iter()
+                .position(|&offset| symmetry(transform, offset) == offsets[cell])
+                .unwrap()
+        };
+        let mut random = crate::search::random::Random::new(11);
+        let mut scratch = FeatureScratch::default();
+        let mut features = Vec::new();
+        for size in [5, 9, 13, 19] {
+            for position in 0..3 {
+                let mut board = PlayoutBoard::new(size);
+                let mut color = Color::Black;
+                for _ in 0..size * size * position / 4 {
+                    let point = board.stride() * (1 + random.below(size)) + 1 + random.below(size);
+                    if board.cell(point) == EMPTY && board.is_legal(point, color) {
+                        board.play(point, color);
+                        color = color.opponent();
+                    }
+                }
+                let points: Vec<u16> = (0..board.length())
+                    .filter(|&point| board.cell(point) == EMPTY && board.is_legal(point, color))
+                    .map(|point| point as u16)
+                    .collect();
+                compute_features(&board, color, &points, &mut scratch, &mut features);
+                for (&point, features) in points.iter().zip(&features) {
+                    let point = point as usize;
+                    let states = direct_states(&board, point, color);
+                    for (size_index, &end) in geometry.prefix.iter().enumerate() {
+                        let smallest = (0..8)
+                            .map(|transform| {
+                                (0..end).fold(0u64, |hash, cell| {
+                                    let key = slot(transform, cell) * 4 + states[cell] as usize;
+                                    hash ^ split_mix(key as u64 + 1)
+                                })
+                            })
+                            .min()
+                            .unwrap();
+                        assert_eq!(features[SPATIAL + size_index], smallest | 1);
+                    }
+                    let line = line_height(&board, point).min(5) as u64;
+                    let expected = line + 5 * empty_around_by_offsets(&board, point) as u64;
+                    assert_eq!(features[LINE], expected, "size {size}, point {point}");
                 }
             }
         }
