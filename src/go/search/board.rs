@@ -333,21 +333,30 @@ impl PlayoutBoard {
         }
     }
 
-    /// A lower bound on the liberties of the chain through the stone on `point`: a liberty
-    /// touches at most four of its stones, so it has at least a quarter of its
-    /// pseudo-liberties.
+    /// Whether the chain through the stone on `point` surely has more than `count`
+    /// liberties, told from its pseudo-liberties: a liberty touches at most one stone of a
+    /// chain of one or two stones, two of three or four, three of five or six (a point
+    /// closed on four sides by one chain takes seven stones), four of more; so the chain
+    /// has at least its pseudo-liberties divided by that many. `false` says nothing.
     #[inline(always)]
-    pub fn liberties_at_least(&self, point: usize) -> usize {
-        (self.pseudo[self.chain(point) & MASK] as usize).div_ceil(4)
+    pub fn more_liberties_than(&self, point: usize, count: usize) -> bool {
+        let head = self.chain(point) & MASK;
+        let touching = match self.stones[head] {
+            0..=2 => 1,
+            3..=4 => 2,
+            5..=6 => 3,
+            _ => 4,
+        };
+        self.pseudo[head] as usize > count * touching
     }
 
     /// The two liberties of the chain through the stone on `point` when it has exactly two,
     /// in the order [`PlayoutBoard::liberties_into`] finds them; `None` otherwise. Chains in
-    /// atari and chains with more than eight pseudo-liberties (so three or more liberties)
-    /// are answered without walking the chain.
+    /// atari and chains whose pseudo-liberties prove three or more liberties
+    /// ([`PlayoutBoard::more_liberties_than`]) are answered without walking the chain.
     #[inline]
     pub fn two_liberties(&self, point: usize) -> Option<[usize; 2]> {
-        if self.liberties_at_least(point) > 2 || self.in_atari(point) {
+        if self.more_liberties_than(point, 2) || self.in_atari(point) {
             return None;
         }
         let mut found = [NO_POINT; 3];
@@ -846,7 +855,7 @@ mod tests {
         }
     }
 
-    /// The O(1) liberty answers (`liberties_besides`, `liberties_at_least`,
+    /// The O(1) liberty answers (`liberties_besides`, `more_liberties_than`,
     /// `two_liberties`) agree with the liberties found by walking the chain, on every chain
     /// and every empty point next to it, through random games.
     #[test]
@@ -881,7 +890,11 @@ mod tests {
                         let mut all = [NO_POINT; CAPACITY];
                         let count = board.liberties_into(stone, NO_POINT, &mut all);
                         let liberties = &all[..count];
-                        assert!(board.liberties_at_least(stone) <= count);
+                        for bound in 0..6 {
+                            if board.more_liberties_than(stone, bound) {
+                                assert!(count > bound, "chain {stone}: {count} liberties");
+                            }
+                        }
                         let mut first = [NO_POINT; 3];
                         let got = board.liberties_into(stone, NO_POINT, &mut first);
                         let expected = (got == 2).then_some([first[0], first[1]]);

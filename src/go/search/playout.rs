@@ -554,7 +554,7 @@ pub fn new_liberties(board: &PlayoutBoard, point: usize, color: Color) -> usize 
                 1
             }
             // Four liberties or more: three besides `point`.
-            LibertiesBesides::Several if board.liberties_at_least(head) > 3 => return 3,
+            LibertiesBesides::Several if board.more_liberties_than(head, 3) => return 3,
             LibertiesBesides::Several => board.liberties_into(head, point, &mut found),
         };
         for &liberty in &found[..got] {
