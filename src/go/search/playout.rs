@@ -375,8 +375,12 @@ fn local_move(
             for liberty in &liberties {
                 // Atari an opponent chain, or extend an own chain to more liberties; either
                 // way the stone played must keep at least two liberties itself.
-                let gain = new_liberties(board, *liberty, color);
-                if cell == opponent && gain >= 2 || cell == own && gain >= 3 {
+                let enough = if cell == opponent {
+                    new_liberties_up_to::<2>(board, *liberty, color) >= 2
+                } else {
+                    new_liberties_up_to::<3>(board, *liberty, color) >= 3
+                };
+                if enough {
                     candidates.push(*liberty);
                 }
             }
@@ -389,7 +393,14 @@ fn local_move(
     // The vital point of a 3-point eye space next to the last move.
     if random.chance(settings.nakade) {
         for neighbour in neighbours {
-            if board.cell(neighbour) == EMPTY {
+            // The region borders the last move's stone, so one that touches an own stone
+            // (checked first, cheaply) is bordered by both colours and has no vital point.
+            if board.cell(neighbour) == EMPTY
+                && !board
+                    .neighbours(neighbour)
+                    .iter()
+                    .any(|&around| board.cell(around) == own)
+            {
                 if let Some(vital) = three_point_vital(board, neighbour) {
                     candidates.push(vital);
                 }
@@ -516,7 +527,7 @@ fn escapes(board: &PlayoutBoard, chain: usize, color: Color, candidates: &mut Ca
         }
     }
     let liberty = board.atari_liberty(chain);
-    if new_liberties(board, liberty, color) >= 2 {
+    if new_liberties_up_to::<2>(board, liberty, color) >= 2 {
         candidates.push(liberty);
     }
 }
@@ -524,6 +535,17 @@ fn escapes(board: &PlayoutBoard, chain: usize, color: Color, candidates: &mut Ca
 /// Liberties (counted up to 3) of the chain `color` would form by playing on `point`,
 /// without looking at captures except that capturing counts as two.
 pub fn new_liberties(board: &PlayoutBoard, point: usize, color: Color) -> usize {
+    new_liberties_up_to::<3>(board, point, color)
+}
+
+/// [`new_liberties`] counted only up to `LIMIT` (at most 3): its answer or `LIMIT`,
+/// whichever is smaller, found with less work when the limit is reached early.
+#[inline(always)]
+pub fn new_liberties_up_to<const LIMIT: usize>(
+    board: &PlayoutBoard,
+    point: usize,
+    color: Color,
+) -> usize {
     let own = stone_code(color);
     let opponent = own ^ BORDER;
     let mut liberties = [NO_POINT; 3];
@@ -536,8 +558,8 @@ pub fn new_liberties(board: &PlayoutBoard, point: usize, color: Color) -> usize 
             // The neighbours are distinct: no test for a repeat.
             liberties[count] = neighbour;
             count += 1;
-            if count == 3 {
-                return 3;
+            if count == LIMIT {
+                return LIMIT;
             }
         } else if cell == opponent {
             captures |= board.in_atari(neighbour);
@@ -553,24 +575,27 @@ pub fn new_liberties(board: &PlayoutBoard, point: usize, color: Color) -> usize 
                 found[0] = liberty;
                 1
             }
-            // Four liberties or more: three besides `point`.
-            LibertiesBesides::Several if board.more_liberties_than(head, 3) => return 3,
+            // Two or more besides `point` reach a limit of 2; four or more, three besides
+            // `point`, any limit.
+            LibertiesBesides::Several if LIMIT <= 2 || board.more_liberties_than(head, 3) => {
+                return LIMIT
+            }
             LibertiesBesides::Several => board.liberties_into(head, point, &mut found),
         };
         for &liberty in &found[..got] {
             if !liberties[..count].contains(&liberty) {
                 liberties[count] = liberty;
                 count += 1;
-                if count == 3 {
-                    return 3;
+                if count == LIMIT {
+                    return LIMIT;
                 }
             }
         }
     }
     if captures {
-        count = (count + 2).min(3);
+        count += 2;
     }
-    count
+    count.min(LIMIT)
 }
 
 /// When the empty region through `start` has exactly three points, all bordered by stones
@@ -841,9 +866,11 @@ mod tests {
                                 self_atari_size(&board, point, color),
                                 self_atari_size_by_walking(&board, point, color)
                             );
+                            let liberties = new_liberties_by_walking(&board, point, color);
+                            assert_eq!(new_liberties(&board, point, color), liberties);
                             assert_eq!(
-                                new_liberties(&board, point, color),
-                                new_liberties_by_walking(&board, point, color)
+                                new_liberties_up_to::<2>(&board, point, color),
+                                liberties.min(2)
                             );
                             checked += 1;
                         }
