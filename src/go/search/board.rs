@@ -6,8 +6,9 @@
 //! squares of their indices, so "is this chain in atari, and where is its liberty" is exact
 //! in O(1). Simple ko only, no hash, no history, no suicide in playouts.
 //!
-//! It knows how to play, capture, test legality and eyes, list a few liberties, and count
-//! the area at the end of a playout; it knows nothing of trees or policies.
+//! It knows how to play, capture, test legality and eyes, list a few liberties, keep each
+//! point's 3x3 neighbourhood code, and count the area at the end of a playout; it knows
+//! nothing of trees or policies.
 
 use crate::color::Color;
 use crate::go::rules::board::Board;
@@ -63,6 +64,10 @@ pub struct PlayoutBoard {
     liberty_square_sum: [u32; CAPACITY],
     empty: [u16; CAPACITY],
     empty_position: [u16; CAPACITY],
+    /// Per point, the 3x3 code of its eight neighbours (two bits each, the cell code
+    /// shifted right by one, in [`PlayoutBoard::ring`] order), kept as stones come and go:
+    /// heavy playouts read codes at every move.
+    codes: [u16; CAPACITY],
     empty_count: usize,
     ko_point: usize,
     captures: [u32; 2],
@@ -88,6 +93,7 @@ impl PlayoutBoard {
             liberty_square_sum: [0; CAPACITY],
             empty: [0; CAPACITY],
             empty_position: [0; CAPACITY],
+            codes: [0; CAPACITY],
             empty_count: 0,
             ko_point: NO_POINT,
             captures: [0, 0],
@@ -99,6 +105,11 @@ impl PlayoutBoard {
                 let point = (row + 1) * stride + column + 1;
                 board.cells[point] = EMPTY;
                 board.add_empty(point);
+            }
+        }
+        for point in 0..board.length {
+            if board.cells[point] != BORDER {
+                board.codes[point] = board.code_from_cells(point) as u16;
             }
         }
         board
@@ -138,6 +149,7 @@ impl PlayoutBoard {
         self.liberty_sum[..used].copy_from_slice(&other.liberty_sum[..used]);
         self.liberty_square_sum[..used].copy_from_slice(&other.liberty_square_sum[..used]);
         self.empty[..used].copy_from_slice(&other.empty[..used]);
+        self.codes[..used].copy_from_slice(&other.codes[..used]);
         self.empty_position[..used].copy_from_slice(&other.empty_position[..used]);
         self.empty_count = other.empty_count;
         self.ko_point = other.ko_point;
@@ -487,6 +499,7 @@ impl PlayoutBoard {
         self.remove_empty(point);
         let index = point & MASK;
         self.cells[index] = own;
+        self.recode(point, own);
         self.head[index] = point as u16;
         self.next[index] = point as u16;
         self.stones[index] = 1;
@@ -548,6 +561,34 @@ impl PlayoutBoard {
         self.ko_point = NO_POINT;
     }
 
+    /// Updates the neighbours' 3x3 codes for the cell on `point` changing between empty and
+    /// a `stone` ([`BLACK`] or [`WHITE`]), either way: `point` sits opposite in each
+    /// neighbour's ring.
+    #[inline(always)]
+    fn recode(&mut self, point: usize, stone: u8) {
+        let change = u16::from(stone >> 1);
+        for (position, neighbour) in self.ring(point).into_iter().enumerate() {
+            self.codes[neighbour & MASK] ^= change << (2 * ((position + 4) % 8));
+        }
+    }
+
+    /// The 3x3 code of the neighbours of `point` (see [`crate::go::search::patterns`]).
+    #[inline(always)]
+    pub fn code(&self, point: usize) -> u32 {
+        u32::from(self.codes[point & MASK])
+    }
+
+    /// The 3x3 code of `point` read from the cells.
+    #[inline(always)]
+    fn code_from_cells(&self, point: usize) -> u32 {
+        self.ring(point)
+            .iter()
+            .enumerate()
+            .fold(0, |code, (position, &neighbour)| {
+                code | u32::from(self.cells[neighbour & MASK] >> 1) << (2 * position)
+            })
+    }
+
     #[inline(always)]
     fn add_liberty(&mut self, head: usize, liberty: usize) {
         let head = head & MASK;
@@ -588,8 +629,10 @@ impl PlayoutBoard {
     fn remove_chain(&mut self, head: usize) {
         let start = head & MASK;
         let mut stone = start;
+        let color = self.cells[start];
         loop {
             self.cells[stone] = EMPTY;
+            self.recode(stone, color);
             self.add_empty(stone);
             stone = self.next[stone] as usize & MASK;
             if stone == start {
@@ -857,7 +900,8 @@ mod tests {
 
     /// The O(1) liberty answers (`liberties_besides`, `more_liberties_than`,
     /// `two_liberties`) agree with the liberties found by walking the chain, on every chain
-    /// and every empty point next to it, through random games.
+    /// and every empty point next to it, and the kept 3x3 codes with the cells, through
+    /// random games (captures included).
     #[test]
     fn quick_liberty_answers_agree_with_walking_the_chain() {
         let mut state = 777u64;
@@ -882,6 +926,19 @@ mod tests {
                     }
                     board.play(point, color);
                     color = color.opponent();
+                    for other in 0..board.length() {
+                        if board.cell(other) == BORDER {
+                            continue;
+                        }
+                        let recomputed = board.ring(other).iter().enumerate().fold(
+                            0,
+                            |code, (position, &neighbour)| {
+                                code | u32::from(board.cell(neighbour) >> 1) << (2 * position)
+                            },
+                        );
+                        assert_eq!(board.code(other), recomputed, "the 3x3 code of {other}");
+                        assert_eq!(board.code_from_cells(other), recomputed);
+                    }
                     for stone in 0..board.length() {
                         let cell = board.cell(stone);
                         if (cell != BLACK && cell != WHITE) || board.chain(stone) != stone {

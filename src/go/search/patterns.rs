@@ -30,21 +30,11 @@ const SHAPES: [[&str; 3]; 13] = [
     ["?OX", "X.O", "   "],
 ];
 
-/// 2-bit codes of the neighbours: empty 0, black 1, white 2, border 3 (cell code >> 1).
-#[inline(always)]
-fn cell_bits(cell: u8) -> u32 {
-    (cell >> 1) as u32
-}
-
-/// The 16-bit code of the eight neighbours of `point`, in [`PlayoutBoard::ring`] order.
+/// The 16-bit code of the eight neighbours of `point`, in [`PlayoutBoard::ring`] order
+/// (kept by the board as stones come and go).
 #[inline(always)]
 pub fn code_at(board: &PlayoutBoard, point: usize) -> u32 {
-    let ring = board.ring(point);
-    let mut code = 0;
-    for (position, neighbour) in ring.iter().enumerate() {
-        code |= cell_bits(board.cell(*neighbour)) << (2 * position);
-    }
-    code
+    board.code(point)
 }
 
 /// The table of matching codes.
