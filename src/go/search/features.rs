@@ -704,21 +704,32 @@ mod tests {
             .collect()
     }
 
+    /// A board of `size` after `tries` random placements (the legal ones played, colours
+    /// alternating), and the colour to move.
+    fn random_position(
+        size: usize,
+        tries: usize,
+        random: &mut crate::search::random::Random,
+    ) -> (Box<PlayoutBoard>, Color) {
+        let mut board = PlayoutBoard::new(size);
+        let mut color = Color::Black;
+        for _ in 0..tries {
+            let point = board.stride() * (1 + random.below(size)) + 1 + random.below(size);
+            if board.cell(point) == EMPTY && board.is_legal(point, color) {
+                board.play(point, color);
+                color = color.opponent();
+            }
+        }
+        (board, color)
+    }
+
     #[test]
     fn the_state_grid_reads_what_the_board_holds() {
         let mut random = crate::search::random::Random::new(5);
         let mut scratch = FeatureScratch::default();
         for size in [2, 3, 6, 9, 13, 19, 25, 9] {
             for position in 0..4 {
-                let mut board = PlayoutBoard::new(size);
-                let mut color = Color::Black;
-                for _ in 0..size * size * position / 3 {
-                    let point = board.stride() * (1 + random.below(size)) + 1 + random.below(size);
-                    if board.cell(point) == EMPTY && board.is_legal(point, color) {
-                        board.play(point, color);
-                        color = color.opponent();
-                    }
-                }
+                let (board, color) = random_position(size, size * size * position / 3, &mut random);
                 prepare_grid(&board, color, &mut scratch);
                 for row in 1..=size {
                     for column in 1..=size {
@@ -778,15 +789,7 @@ mod tests {
         let mut features = Vec::new();
         for size in [5, 9, 13, 19] {
             for position in 0..3 {
-                let mut board = PlayoutBoard::new(size);
-                let mut color = Color::Black;
-                for _ in 0..size * size * position / 4 {
-                    let point = board.stride() * (1 + random.below(size)) + 1 + random.below(size);
-                    if board.cell(point) == EMPTY && board.is_legal(point, color) {
-                        board.play(point, color);
-                        color = color.opponent();
-                    }
-                }
+                let (board, color) = random_position(size, size * size * position / 4, &mut random);
                 let points: Vec<u16> = (0..board.length())
                     .filter(|&point| board.cell(point) == EMPTY && board.is_legal(point, color))
                     .map(|point| point as u16)

@@ -104,12 +104,15 @@ pub fn logits(
         let biases: &[f32; WIDTH] = parameters[layer.biases..layer.biases + WIDTH]
             .try_into()
             .expect("the width is checked");
-        convolve(
+        let operands = Operands {
             weights,
             biases,
-            layer.inputs,
-            from,
+            inputs: layer.inputs,
+            input: from,
             neighbours,
+        };
+        convolve(
+            operands,
             points,
             &mut to[..points * WIDTH],
             residual.map(|residual| &residual[..points * WIDTH]),
@@ -148,20 +151,48 @@ pub fn logits(
     );
 }
 
+/// What a convolution reads: its weights `[offset][input][output]` and biases, the input
+/// rows `[point][input]` (`inputs` wide, a zero row after the last point) and each point's
+/// 9 neighbour rows.
+#[derive(Clone, Copy)]
+struct Operands<'a> {
+    weights: &'a [f32],
+    biases: &'a [f32; WIDTH],
+    inputs: usize,
+    input: &'a [f32],
+    neighbours: &'a [u32],
+}
+
+/// The loop of a convolution: the sums of each group of [`GROUP`] points from `$sum`
+/// (then of the points left one by one), finished into `$output`. A macro so that the AVX2
+/// kernel's loop is compiled inside its `target_feature` function, like the baseline's.
+macro_rules! convolve_groups {
+    ($sum:ident, $operands:ident, $points:ident, $output:ident, $residual:ident) => {{
+        let mut first = 0;
+        while first + GROUP <= $points {
+            let sums = $sum::<GROUP>($operands, first);
+            finish(&sums, first, $output, $residual);
+            first += GROUP;
+        }
+        while first < $points {
+            let sums = $sum::<1>($operands, first);
+            finish(&sums, first, $output, $residual);
+            first += 1;
+        }
+    }};
+}
+
 /// One rectified convolution with [`WIDTH`] outputs: `output[point] = max(0, biases +
 /// residual[point] + sum over the 9 neighbours q and inputs c of input[q][c] *
-/// weights[offset][c])`. `input` holds `points + 1` rows (the last one zeros).
-#[allow(clippy::too_many_arguments)]
-fn convolve(
-    weights: &[f32],
-    biases: &[f32; WIDTH],
-    inputs: usize,
-    input: &[f32],
-    neighbours: &[u32],
-    points: usize,
-    output: &mut [f32],
-    residual: Option<&[f32]>,
-) {
+/// weights[offset][c])`.
+fn convolve(operands: Operands, points: usize, output: &mut [f32], residual: Option<&[f32]>) {
+    let Operands {
+        weights,
+        inputs,
+        input,
+        neighbours,
+        ..
+    } = operands;
     assert!(weights.len() == 9 * inputs * WIDTH);
     assert!(input.len() == (points + 1) * inputs && neighbours.len() == 9 * points);
     assert!(output.len() == points * WIDTH);
@@ -170,44 +201,23 @@ fn convolve(
     if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
         // SAFETY: the processor has the features the function is compiled for (checked just
         // above); the function itself is safe code.
-        unsafe {
-            convolve_fused(
-                weights, biases, inputs, input, neighbours, points, output, residual,
-            )
-        };
+        unsafe { convolve_fused(operands, points, output, residual) };
         return;
     }
-    convolve_with(
-        weights, biases, inputs, input, neighbours, points, output, residual,
-    );
+    convolve_with(operands, points, output, residual);
 }
 
 /// [`convolve_with`]'s sums in AVX2 registers with fused multiply-adds: a point's 32 sums
 /// are four 8-lane registers, [`GROUP`] points twelve.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-#[allow(clippy::too_many_arguments)]
 unsafe fn convolve_fused(
-    weights: &[f32],
-    biases: &[f32; WIDTH],
-    inputs: usize,
-    input: &[f32],
-    neighbours: &[u32],
+    operands: Operands,
     points: usize,
     output: &mut [f32],
     residual: Option<&[f32]>,
 ) {
-    let mut first = 0;
-    while first + GROUP <= points {
-        let sums = sum_group_fused::<GROUP>(weights, biases, inputs, input, neighbours, first);
-        finish(&sums, first, output, residual);
-        first += GROUP;
-    }
-    while first < points {
-        let sums = sum_group_fused::<1>(weights, biases, inputs, input, neighbours, first);
-        finish(&sums, first, output, residual);
-        first += 1;
-    }
+    convolve_groups!(sum_group_fused, operands, points, output, residual);
 }
 
 /// The sums before the rectifier of the `COUNT` points from `first`, in registers.
@@ -215,13 +225,16 @@ unsafe fn convolve_fused(
 #[target_feature(enable = "avx2,fma")]
 #[inline]
 unsafe fn sum_group_fused<const COUNT: usize>(
-    weights: &[f32],
-    biases: &[f32; WIDTH],
-    inputs: usize,
-    input: &[f32],
-    neighbours: &[u32],
+    operands: Operands,
     first: usize,
 ) -> [[f32; WIDTH]; COUNT] {
+    let Operands {
+        weights,
+        biases,
+        inputs,
+        input,
+        neighbours,
+    } = operands;
     use std::arch::x86_64::{
         __m256, _mm256_broadcast_ss, _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_storeu_ps,
     };
@@ -266,41 +279,22 @@ unsafe fn sum_group_fused<const COUNT: usize>(
     result
 }
 
+/// [`convolve`] with the baseline instructions.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn convolve_with(
-    weights: &[f32],
-    biases: &[f32; WIDTH],
-    inputs: usize,
-    input: &[f32],
-    neighbours: &[u32],
-    points: usize,
-    output: &mut [f32],
-    residual: Option<&[f32]>,
-) {
-    let mut first = 0;
-    while first + GROUP <= points {
-        let sums = sum_group::<GROUP>(weights, biases, inputs, input, neighbours, first);
-        finish(&sums, first, output, residual);
-        first += GROUP;
-    }
-    while first < points {
-        let sums = sum_group::<1>(weights, biases, inputs, input, neighbours, first);
-        finish(&sums, first, output, residual);
-        first += 1;
-    }
+fn convolve_with(operands: Operands, points: usize, output: &mut [f32], residual: Option<&[f32]>) {
+    convolve_groups!(sum_group, operands, points, output, residual);
 }
 
 /// The sums before the rectifier of the `COUNT` points from `first`.
 #[inline(always)]
-fn sum_group<const COUNT: usize>(
-    weights: &[f32],
-    biases: &[f32; WIDTH],
-    inputs: usize,
-    input: &[f32],
-    neighbours: &[u32],
-    first: usize,
-) -> [[f32; WIDTH]; COUNT] {
+fn sum_group<const COUNT: usize>(operands: Operands, first: usize) -> [[f32; WIDTH]; COUNT] {
+    let Operands {
+        weights,
+        biases,
+        inputs,
+        input,
+        neighbours,
+    } = operands;
     let mut sums = [*biases; COUNT];
     for offset in 0..9 {
         let rows: [&[f32]; COUNT] = std::array::from_fn(|member| {
@@ -382,26 +376,15 @@ mod tests {
         for residual in [None, Some(&skip[..])] {
             let mut dispatched = vec![0f32; points * WIDTH];
             let mut baseline = vec![1f32; points * WIDTH];
-            convolve(
-                &weights,
-                &biases,
+            let operands = Operands {
+                weights: &weights,
+                biases: &biases,
                 inputs,
-                &input,
-                &neighbours,
-                points,
-                &mut dispatched,
-                residual,
-            );
-            convolve_with(
-                &weights,
-                &biases,
-                inputs,
-                &input,
-                &neighbours,
-                points,
-                &mut baseline,
-                residual,
-            );
+                input: &input,
+                neighbours: &neighbours,
+            };
+            convolve(operands, points, &mut dispatched, residual);
+            convolve_with(operands, points, &mut baseline, residual);
             assert!(dispatched.iter().any(|&value| value > 0.1));
             assert!(dispatched.contains(&0.0), "the rectifier cuts");
             for (fast, plain) in dispatched.iter().zip(&baseline) {
