@@ -480,7 +480,25 @@ fn learned_answer(
 }
 
 /// Picks a random sensible candidate (trying them in random order) and clears the list.
+/// The empty list, the usual case, is answered inline.
+#[inline(always)]
 fn pick_sensible(
+    board: &PlayoutBoard,
+    candidates: &mut Candidates,
+    color: Color,
+    random: &mut Random,
+    settings: &PlayoutSettings,
+    allow_self_atari: bool,
+) -> Option<usize> {
+    if candidates.count == 0 {
+        return None;
+    }
+    pick_sensible_among(board, candidates, color, random, settings, allow_self_atari)
+}
+
+/// [`pick_sensible`] for a list that is not empty.
+#[inline(never)]
+fn pick_sensible_among(
     board: &PlayoutBoard,
     candidates: &mut Candidates,
     color: Color,
