@@ -129,7 +129,6 @@ def main():
             colour = colours[move_number % 2]
             if colour == "b":
                 move = ishi.send(f"genmove {colour}")
-                opponent.send(f"play {colour} {move}")
                 rss = memory_kib(pid, "VmRSS")
                 print(
                     f"move {move_number + 1:3d} ishi {move:>6}  RSS {rss / 1024:7.1f} MiB",
@@ -137,10 +136,14 @@ def main():
                 )
             else:
                 move = opponent.send(f"genmove {colour}")
-                ishi.send(f"play {colour} {move}")
-            passes = passes + 1 if move.lower() == "pass" else 0
+            # A resignation ends the game here: it is not a move to relay.
             if move.lower() == "resign":
                 break
+            if colour == "b":
+                opponent.send(f"play {colour} {move}")
+            else:
+                ishi.send(f"play {colour} {move}")
+            passes = passes + 1 if move.lower() == "pass" else 0
             move_number += 1
         peak = memory_kib(pid, "VmHWM")
     finally:

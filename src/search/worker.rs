@@ -167,10 +167,14 @@ impl<G: SearchGame> Worker<G> {
         (&self.ownership, self.ownership_playouts)
     }
 
-    /// Runs iterations until the context says stop.
+    /// Runs iterations until the context says stop. A search that has not run an iteration
+    /// yet runs one even when told to stop (a time budget spent before it began), so that
+    /// the root is expanded and the move comes from the tree, not a pass for want of one.
     pub fn run(&mut self, context: &Context<G>) {
         loop {
-            if context.stop.load(Relaxed) || context.external_stop.load(Relaxed) {
+            if (context.stop.load(Relaxed) || context.external_stop.load(Relaxed))
+                && context.playouts.load(Relaxed) > 0
+            {
                 break;
             }
             let claimed = context.playouts.fetch_add(1, Relaxed);

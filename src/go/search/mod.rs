@@ -785,6 +785,29 @@ mod tests {
             .all(|candidate| !excluded.contains(&candidate.chosen)));
     }
 
+    /// A time budget spent before the search starts (a byo-yomi no longer than the lag
+    /// allowance) still gives a move on the empty board, not a pass.
+    #[test]
+    fn a_spent_time_budget_still_gives_a_move() {
+        let game = Game::new(9, Rules::chinese(), 7.5);
+        let limits = Limits {
+            soft_time: Some(Duration::ZERO),
+            hard_time: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        for threads in [1, 2] {
+            let mut search = Search::new(SearchParams::default(), threads, 3, 1 << 24);
+            let summary = search.run(&game, &limits, &AtomicBool::new(false), None);
+            assert_ne!(summary.best, Move::Pass, "{threads} threads");
+            assert!(game.is_legal(Color::Black, summary.best));
+            assert!(summary.playouts >= 1);
+        }
+        // Stopped from outside before it began: the same.
+        let mut search = Search::new(SearchParams::default(), 1, 3, 1 << 24);
+        let summary = search.run(&game, &limits, &AtomicBool::new(true), None);
+        assert_ne!(summary.best, Move::Pass);
+    }
+
     #[test]
     fn a_tiny_tree_budget_still_gives_a_legal_move() {
         let mut game = Game::new(9, Rules::chinese(), 7.5);
