@@ -427,7 +427,15 @@ pub const LATE_ROOT_PASS_SHARE: f64 = 0.05;
 const OPEN_SHARE_DIVISOR: usize = 6;
 
 /// Empty points in regions that touch both colours or none (neither side's territory yet).
+/// While one colour has no stone on the board (the first move, a handicap before White's
+/// first reply) every empty point is open: one colour's regions are not territory yet.
 fn open_points(board: &crate::go::rules::board::Board) -> usize {
+    if board.stone_counts().contains(&0) {
+        return board
+            .points()
+            .filter(|point| board.stone(*point).is_none())
+            .count();
+    }
     let no_dead = vec![false; board.array_length()];
     let owners = crate::go::rules::score::area_owners(board, &no_dead);
     board
@@ -805,6 +813,16 @@ mod tests {
         // Stopped from outside before it began: the same.
         let mut search = Search::new(SearchParams::default(), 1, 3, 1 << 24);
         let summary = search.run(&game, &limits, &AtomicBool::new(true), None);
+        assert_ne!(summary.best, Move::Pass);
+        // White's reply to the first stone: the board is not late (all the empty points
+        // are Black's by area only because White has no stone yet), so the pass gets no
+        // share of the root's visits and the single playout goes to a move.
+        let mut game = game;
+        game.play(Color::Black, parse_move("E5", 9).unwrap())
+            .unwrap();
+        assert_eq!(open_points(game.board()), 80);
+        let mut search = Search::new(SearchParams::default(), 1, 3, 1 << 24);
+        let summary = search.run(&game, &limits, &AtomicBool::new(false), None);
         assert_ne!(summary.best, Move::Pass);
     }
 
