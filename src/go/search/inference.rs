@@ -163,6 +163,24 @@ struct Operands<'a> {
     neighbours: &'a [u32],
 }
 
+impl<'a> Operands<'a> {
+    /// The input rows of the neighbours at `offset` (0-8) of the `COUNT` points from `first`.
+    #[inline(always)]
+    fn rows<const COUNT: usize>(&self, first: usize, offset: usize) -> [&'a [f32]; COUNT] {
+        std::array::from_fn(|member| {
+            let row = self.neighbours[(first + member) * 9 + offset] as usize;
+            &self.input[row * self.inputs..(row + 1) * self.inputs]
+        })
+    }
+
+    /// The weights of neighbour `offset`: `[input][output]`.
+    #[inline(always)]
+    fn offset_weights(&self, offset: usize) -> &'a [f32] {
+        let size = self.inputs * WIDTH;
+        &self.weights[offset * size..(offset + 1) * size]
+    }
+}
+
 /// The loop of a convolution: the sums of each group of [`GROUP`] points from `$sum`
 /// (then of the points left one by one), finished into `$output`. A macro so that the AVX2
 /// kernel's loop is compiled inside its `target_feature` function, like the baseline's.
@@ -228,27 +246,18 @@ unsafe fn sum_group_fused<const COUNT: usize>(
     operands: Operands,
     first: usize,
 ) -> [[f32; WIDTH]; COUNT] {
-    let Operands {
-        weights,
-        biases,
-        inputs,
-        input,
-        neighbours,
-    } = operands;
     use std::arch::x86_64::{
         __m256, _mm256_broadcast_ss, _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_storeu_ps,
     };
     const LANES: usize = 8;
     const VECTORS: usize = WIDTH / LANES;
-    let mut sums: [[__m256; VECTORS]; COUNT] =
-        [std::array::from_fn(|vector| _mm256_loadu_ps(biases.as_ptr().add(vector * LANES))); COUNT];
+    let mut sums: [[__m256; VECTORS]; COUNT] = [std::array::from_fn(|vector| {
+        _mm256_loadu_ps(operands.biases.as_ptr().add(vector * LANES))
+    }); COUNT];
+    let inputs = operands.inputs;
     for offset in 0..9 {
-        let rows: [*const f32; COUNT] = std::array::from_fn(|member| {
-            let row = neighbours[(first + member) * 9 + offset] as usize;
-            input[row * inputs..(row + 1) * inputs].as_ptr()
-        });
-        let offset_weights =
-            weights[offset * inputs * WIDTH..(offset + 1) * inputs * WIDTH].as_ptr();
+        let rows = operands.rows::<COUNT>(first, offset).map(<[f32]>::as_ptr);
+        let offset_weights = operands.offset_weights(offset).as_ptr();
         for channel in 0..inputs {
             // SAFETY (all pointer reads below): `channel < inputs`, each row holds `inputs`
             // values and the offset's weights `inputs * WIDTH` (sliced just above).
@@ -288,20 +297,10 @@ fn convolve_with(operands: Operands, points: usize, output: &mut [f32], residual
 /// The sums before the rectifier of the `COUNT` points from `first`.
 #[inline(always)]
 fn sum_group<const COUNT: usize>(operands: Operands, first: usize) -> [[f32; WIDTH]; COUNT] {
-    let Operands {
-        weights,
-        biases,
-        inputs,
-        input,
-        neighbours,
-    } = operands;
-    let mut sums = [*biases; COUNT];
+    let mut sums = [*operands.biases; COUNT];
     for offset in 0..9 {
-        let rows: [&[f32]; COUNT] = std::array::from_fn(|member| {
-            let row = neighbours[(first + member) * 9 + offset] as usize;
-            &input[row * inputs..(row + 1) * inputs]
-        });
-        let offset_weights = &weights[offset * inputs * WIDTH..(offset + 1) * inputs * WIDTH];
+        let rows = operands.rows::<COUNT>(first, offset);
+        let offset_weights = operands.offset_weights(offset);
         for (channel, row_weights) in offset_weights.chunks_exact(WIDTH).enumerate() {
             let row_weights: &[f32; WIDTH] = row_weights.try_into().expect("exact chunks");
             for (sum, row) in sums.iter_mut().zip(rows) {
