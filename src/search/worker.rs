@@ -3,7 +3,10 @@
 //! RAVE urgency, expand a leaf that has enough visits (children with priors), refine the
 //! children's priors of a node that reaches `refine_visits` (the root at once) with the
 //! game's costlier knowledge (Go's policy network), play out,
-//! then back the result up through the path with distance-weighted AMAF updates.
+//! then back the result up through the path with distance-weighted AMAF updates. Each node
+//! keeps its urgency, refreshed wherever its statistics change (the visit on the way down,
+//! the result and AMAF updates on the way back, new priors), so that selection reads one
+//! number per child; with one thread this is the same choice, to the bit, as computing it.
 //! Also accumulates ownership (final area owner per point). Threads share only the tree and
 //! the context: each worker, and the playout counter, sits on cache lines of its own, and
 //! AMAF additions are plain (an occasional lost update) rather than locked. Knows the tree
@@ -135,6 +138,41 @@ fn add_racy(counter: &AtomicU32, amount: u32) {
     counter.store(counter.load(Relaxed).wrapping_add(amount), Relaxed);
 }
 
+/// What a node's kept urgency depends on besides its statistics: 1/`equiv_rave` and the
+/// first-play urgency.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UrgencyParameters {
+    inverse_equiv_rave: f64,
+    first_play_urgency: f64,
+}
+
+impl UrgencyParameters {
+    /// The urgency parameters of `params`.
+    pub fn of(params: &SearchParams) -> UrgencyParameters {
+        UrgencyParameters {
+            inverse_equiv_rave: 1.0 / params.equiv_rave,
+            first_play_urgency: params.first_play_urgency,
+        }
+    }
+
+    /// The urgency of a node's current statistics ([`fast_urgency`]).
+    #[inline(always)]
+    pub fn urgency(&self, node: &Node) -> f64 {
+        fast_urgency(
+            &node.selection_statistics(),
+            self.inverse_equiv_rave,
+            self.first_play_urgency,
+        )
+    }
+
+    /// Stores the urgency of the node's current statistics in the node: called after every
+    /// change of its visits, results, AMAF statistics or prior.
+    #[inline(always)]
+    pub fn refresh(&self, node: &Node) {
+        node.urgency.store(self.urgency(node).to_bits(), Relaxed);
+    }
+}
+
 impl<G: SearchGame> Worker<G> {
     /// A worker for thread `index`.
     pub fn new(index: usize) -> Worker<G> {
@@ -197,6 +235,7 @@ impl<G: SearchGame> Worker<G> {
     pub fn iterate(&mut self, context: &Context<G>) {
         let tree = context.tree;
         let params = context.params;
+        let urgencies = UrgencyParameters::of(params);
         self.board.copy_from(&context.root_board);
         self.path.clear();
         self.sequence.clear();
@@ -248,6 +287,7 @@ impl<G: SearchGame> Worker<G> {
             };
             let child_node = tree.node(child);
             add(&child_node.visits, 1, context.exclusive);
+            urgencies.refresh(child_node);
             let point = child_node.point.load(Relaxed) as usize;
             self.board.play(point, color);
             self.sequence.push(encode(point, color));
@@ -281,7 +321,7 @@ impl<G: SearchGame> Worker<G> {
                 }
             }
         };
-        self.back_up(context, &outcome);
+        self.back_up(context, &outcome, &urgencies);
     }
 
     /// Creates the children of the node at `index` (state [`EXPANDING`], owned by this
@@ -303,11 +343,13 @@ impl<G: SearchGame> Worker<G> {
             node.state.store(LEAF, Release);
             return;
         };
+        let urgencies = UrgencyParameters::of(context.params);
         for (offset, (&point, prior)) in self.candidate_points.iter().zip(&self.priors).enumerate()
         {
             let (visits, wins) = clamp_prior(prior);
-            tree.node(first + offset as u32)
-                .initialise(point, visits, wins);
+            let child = tree.node(first + offset as u32);
+            child.initialise(point, visits, wins);
+            urgencies.refresh(child);
         }
         self.rank_children(context, first..first + count as u32);
         node.first_child.store(first, Relaxed);
@@ -363,11 +405,13 @@ impl<G: SearchGame> Worker<G> {
         ) {
             return;
         }
+        let urgencies = UrgencyParameters::of(context.params);
         for (child, prior) in children.clone().zip(&self.priors) {
             let (visits, wins) = clamp_prior(prior);
             let node = tree.node(child);
             node.prior_visits.store(visits, Relaxed);
             node.prior_wins.store(wins, Relaxed);
+            urgencies.refresh(node);
         }
         self.rank_children(context, children);
     }
@@ -383,7 +427,6 @@ impl<G: SearchGame> Worker<G> {
         let tree = context.tree;
         let params = context.params;
         let parent_visits = tree.node(index).visits.load(Relaxed) as f64;
-        let inverse_equiv_rave = 1.0 / params.equiv_rave;
         let mut best = None;
         let mut best_urgency = f64::NEG_INFINITY;
         let first = children.start;
@@ -398,18 +441,20 @@ impl<G: SearchGame> Worker<G> {
                 parent_visits as u32,
             )
         };
-        // Below the root without an exploration term (the usual case): a loop of its own,
-        // free of the root's tests, and of the ranks' when widening is off.
-        if index != 0 && params.explore <= 0.0 {
+        // Without an exploration term (the usual case) the kept urgencies decide: at the root
+        // with its tests, below it free of them, and of the ranks' when widening is off.
+        if params.explore <= 0.0 {
             let nodes = tree.slice(children);
-            let first_play_urgency = params.first_play_urgency;
-            let offset = if params.widening == 0 {
-                most_urgent::<false>(nodes, open, inverse_equiv_rave, first_play_urgency)
+            let offset = if index == 0 {
+                most_urgent_at_root(nodes, &context.root_legal, pass_floor)
+            } else if params.widening == 0 {
+                most_urgent::<false>(nodes, open)
             } else {
-                most_urgent::<true>(nodes, open, inverse_equiv_rave, first_play_urgency)
+                most_urgent::<true>(nodes, open)
             };
             return offset.map(|offset| first + offset);
         }
+        // With exploration, the urgency depends on the parent's visits: computed here.
         for (offset, node) in tree.slice(children).iter().enumerate() {
             let child = first + offset as u32;
             if node.rank.load(Relaxed) as u32 >= open {
@@ -424,18 +469,13 @@ impl<G: SearchGame> Worker<G> {
                     return Some(child);
                 }
             }
-            let statistics = node.selection_statistics();
-            let value = if params.explore > 0.0 {
-                urgency(
-                    &Blend::from_statistics(&statistics),
-                    parent_visits,
-                    params.equiv_rave,
-                    params.explore,
-                    params.first_play_urgency,
-                )
-            } else {
-                fast_urgency(&statistics, inverse_equiv_rave, params.first_play_urgency)
-            };
+            let value = urgency(
+                &Blend::from_statistics(&node.selection_statistics()),
+                parent_visits,
+                params.equiv_rave,
+                params.explore,
+                params.first_play_urgency,
+            );
             if value > best_urgency {
                 best_urgency = value;
                 best = Some(child);
@@ -445,7 +485,7 @@ impl<G: SearchGame> Worker<G> {
     }
 
     /// Adds the result to every node of the path and the AMAF results to their children.
-    fn back_up(&mut self, context: &Context<G>, outcome: &Outcome) {
+    fn back_up(&mut self, context: &Context<G>, outcome: &Outcome, urgencies: &UrgencyParameters) {
         let tree = context.tree;
         let exclusive = context.exclusive;
         let result_for = |color: Color| -> u32 {
@@ -483,6 +523,11 @@ impl<G: SearchGame> Worker<G> {
                     .store(node.score_sum.load(Relaxed) + margin, Relaxed);
             } else {
                 node.score_sum.fetch_add(margin, Relaxed);
+            }
+            // A move below the root gets its urgency refreshed with its AMAF statistics
+            // below (its own point is always marked for its parent), a pass here.
+            if depth > 0 && node.point.load(Relaxed) as usize == PASS {
+                urgencies.refresh(node);
             }
         }
         // AMAF: walk up from the deepest node, marking the first play at each point from
@@ -525,28 +570,47 @@ impl<G: SearchGame> Worker<G> {
                 let weight = weights.weight(first - depth);
                 add_racy(&node.amaf_visits, weight);
                 add_racy(&node.amaf_wins, weight * result);
+                urgencies.refresh(node);
             }
         }
     }
 }
 
-/// The offset among `nodes` of the one with the highest [`fast_urgency`] (the first on ties),
+/// The offset among `nodes` of the one with the highest kept urgency (the first on ties),
 /// with `WIDENING` only among those ranked below `open`.
 #[inline(always)]
-fn most_urgent<const WIDENING: bool>(
-    nodes: &[Node],
-    open: u32,
-    inverse_equiv_rave: f64,
-    first_play_urgency: f64,
-) -> Option<u32> {
+fn most_urgent<const WIDENING: bool>(nodes: &[Node], open: u32) -> Option<u32> {
     let mut best = None;
     let mut best_urgency = f64::NEG_INFINITY;
     for (offset, node) in nodes.iter().enumerate() {
         if WIDENING && node.rank.load(Relaxed) as u32 >= open {
             continue;
         }
-        let statistics = node.selection_statistics();
-        let value = fast_urgency(&statistics, inverse_equiv_rave, first_play_urgency);
+        let value = f64::from_bits(node.urgency.load(Relaxed));
+        if value > best_urgency {
+            best_urgency = value;
+            best = Some(offset as u32);
+        }
+    }
+    best
+}
+
+/// The offset among the root's children `nodes` of the one with the highest kept urgency
+/// (the first on ties) among those `legal` for the side to move, or of the pass while its
+/// visits are below `pass_floor`.
+#[inline(always)]
+fn most_urgent_at_root(nodes: &[Node], legal: &[bool], pass_floor: f64) -> Option<u32> {
+    let mut best = None;
+    let mut best_urgency = f64::NEG_INFINITY;
+    for (offset, node) in nodes.iter().enumerate() {
+        let point = node.point.load(Relaxed) as usize;
+        if !legal[point] {
+            continue;
+        }
+        if point == PASS && (node.visits.load(Relaxed) as f64) < pass_floor {
+            return Some(offset as u32);
+        }
+        let value = f64::from_bits(node.urgency.load(Relaxed));
         if value > best_urgency {
             best_urgency = value;
             best = Some(offset as u32);
@@ -802,6 +866,35 @@ mod tests {
             }
         }
         assert!(!others.is_empty());
+    }
+
+    /// With refined priors and progressive widening: every node below the root keeps the
+    /// urgency of its statistics to the bit, so selection by kept urgency is selection by
+    /// [`fast_urgency`].
+    #[test]
+    fn kept_urgencies_equal_the_statistics() {
+        for widening in [0, 2] {
+            let params = SearchParams {
+                refine_visits: 30,
+                widening,
+                widening_visits: 50,
+                ..SearchParams::default()
+            };
+            let parameters = UrgencyParameters::of(&params);
+            let tree = search(17, 3000, params);
+            let mut pending: Vec<u32> = tree.root().children().unwrap().collect();
+            let mut checked = 0;
+            while let Some(index) = pending.pop() {
+                let node = tree.node(index);
+                pending.extend(node.children().into_iter().flatten());
+                assert_eq!(
+                    node.urgency.load(Relaxed),
+                    parameters.urgency(node).to_bits()
+                );
+                checked += 1;
+            }
+            assert!(checked > 100, "{checked} nodes");
+        }
     }
 
     #[test]

@@ -7,11 +7,11 @@
 //! `inference` (its forward pass as the engine runs it), `priors`, `search_game` (Go's
 //! [`crate::search::domain::SearchGame`]), then this file ([`Search::run`]).
 //!
-//! Facts worth knowing: a node is 40 bytes (children are nodes too, created together when
+//! Facts worth knowing: a node is 48 bytes (children are nodes too, created together when
 //! a leaf has more than `expand_visits` visits); the tree never exceeds `max_tree_bytes`
-//! (during tree reuse the kept subtree is copied into a fresh arena, so old and new coexist
-//! until the old one is freed on a helper thread); with one thread, a seed and a playout
-//! limit every decision is a function of the playout count, so results repeat exactly.
+//! (tree reuse moves the kept subtree down the same arena, and the chunks past it are freed
+//! on a helper thread); with one thread, a seed and a playout limit every decision is a
+//! function of the playout count, so results repeat exactly.
 //! The pass that would end the game (the opponent passed last) is not played out: the
 //! caller (the engine, through `endgame`) scores the position and passes the margin in
 //! [`Limits::end_margin`].
@@ -35,7 +35,7 @@ use crate::go::rules::rules::{HandicapBonus, Rules, Scoring};
 use crate::search::driver::{self, drop_later, run_workers, RunLimits};
 use crate::search::select::lower_confidence_bound;
 use crate::search::tree::{Tree, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN};
-use crate::search::worker::{Context, Padded, Worker};
+use crate::search::worker::{Context, Padded, UrgencyParameters, Worker};
 use crate::search::SearchParams;
 use board::{index_move, move_index, PlayoutBoard, NO_POINT};
 use playout::PlayoutSettings;
@@ -338,7 +338,7 @@ impl Search {
                 context.playouts.fetch_add(1, Relaxed);
                 context.pass_margin = margin;
                 context.pass_margin_known = true;
-                mark_root_pass(tree, to_move, margin);
+                mark_root_pass(tree, &self.params, to_move, margin);
             }
         }
 
@@ -466,7 +466,7 @@ fn handicap_compensation(game: &Game) -> f64 {
 
 /// Marks the root's pass child as the end of the game, won or lost for `to_move` by
 /// `black_margin`, and clears its old statistics.
-fn mark_root_pass(tree: &Tree, to_move: Color, black_margin: f64) {
+fn mark_root_pass(tree: &Tree, params: &SearchParams, to_move: Color, black_margin: f64) {
     let Some(children) = tree.root().children() else {
         return;
     };
@@ -483,6 +483,7 @@ fn mark_root_pass(tree: &Tree, to_move: Color, black_margin: f64) {
             node.score_sum.store(0, Relaxed);
             node.amaf_visits.store(0, Relaxed);
             node.amaf_wins.store(0, Relaxed);
+            UrgencyParameters::of(params).refresh(node);
             let state = if margin > 0.0 {
                 TERMINAL_WIN
             } else {
@@ -699,6 +700,7 @@ mod tests {
     use super::*;
     use crate::go::rules::board::Board;
     use crate::go::rules::point::parse_move;
+    use crate::search::PlayoutPolicy;
 
     fn limits(playouts: u64) -> Limits {
         Limits {
@@ -710,6 +712,59 @@ mod tests {
     fn search_game(search: &mut Search, game: &Game, playouts: u64) -> SearchSummary {
         let stop = AtomicBool::new(false);
         search.run(game, &limits(playouts), &stop, None)
+    }
+
+    /// Every node's kept urgency in the tree, but the root's (which no parent reads), equals
+    /// the urgency of its statistics under the search's parameters, to the bit.
+    fn assert_urgencies_are_kept(search: &Search) {
+        let tree = search.tree.as_ref().expect("a searched tree");
+        let parameters = UrgencyParameters::of(&search.params);
+        let mut pending: Vec<u32> = tree.root().children().into_iter().flatten().collect();
+        assert!(!pending.is_empty());
+        while let Some(index) = pending.pop() {
+            let node = tree.node(index);
+            pending.extend(node.children().into_iter().flatten());
+            assert_eq!(
+                node.urgency.load(Relaxed),
+                parameters.urgency(node).to_bits(),
+                "node {index}: {:?}",
+                node.statistics()
+            );
+        }
+    }
+
+    #[test]
+    fn kept_urgencies_follow_searches_reuse_and_passes() {
+        for policy in [PlayoutPolicy::Light, PlayoutPolicy::Heavy] {
+            let params = SearchParams {
+                playout: policy,
+                ..SearchParams::default()
+            };
+            let mut search = Search::new(params.clone(), 1, 3, 1 << 26);
+            let mut game = Game::new(9, Rules::chinese(), 7.5);
+            let summary = search_game(&mut search, &game, 2000);
+            assert_urgencies_are_kept(&search);
+            // The reused subtree after the chosen move, searched on.
+            game.play(game.to_move(), summary.best).unwrap();
+            search_game(&mut search, &game, 1500);
+            assert!(search.reused_visits() > 0);
+            assert_urgencies_are_kept(&search);
+            // A pass by the opponent: the root's pass child is marked as the end of the game.
+            game.play(game.to_move(), Move::Pass).unwrap();
+            search_game(&mut search, &game, 500);
+            assert_urgencies_are_kept(&search);
+        }
+        // A small board, searched deep enough for passes below the root to be visited and
+        // won, under other selection parameters.
+        let params = SearchParams {
+            equiv_rave: 500.0,
+            first_play_urgency: 1.3,
+            ..SearchParams::default()
+        };
+        let mut search = Search::new(params, 1, 5, 1 << 26);
+        let game = Game::new(4, Rules::chinese(), 0.5);
+        search_game(&mut search, &game, 20_000);
+        assert_urgencies_are_kept(&search);
     }
 
     #[test]
