@@ -110,6 +110,8 @@ pub struct Worker<G: SearchGame> {
     priors: Vec<Prior>,
     /// Child offsets in the order of their priors' values (progressive widening).
     ranking: Vec<u32>,
+    /// The offsets of one node's children that get an AMAF update.
+    amaf_offsets: Vec<u32>,
 }
 
 /// A prior's visits and wins as the node stores them (at most `u16::MAX` half wins).
@@ -190,6 +192,7 @@ impl<G: SearchGame> Worker<G> {
             candidate_points: Vec::with_capacity(G::MOVE_SPACE),
             priors: Vec::with_capacity(G::MOVE_SPACE),
             ranking: Vec::with_capacity(G::MOVE_SPACE),
+            amaf_offsets: vec![0; G::MOVE_SPACE],
         }
     }
 
@@ -558,14 +561,24 @@ impl<G: SearchGame> Worker<G> {
             let weights = AmafWeights::new(length - depth, distance_rave);
             // A mark of this generation and this mover (the pass is never marked).
             let wanted = generation << 12 | mover;
-            for node in tree.slice(children) {
+            let nodes = tree.slice(children);
+            if self.amaf_offsets.len() < nodes.len() {
+                self.amaf_offsets.resize(nodes.len(), 0);
+            }
+            // The children to update, found without a branch per child: whether a child's
+            // point is marked is a coin toss that a branch predictor would lose half the time.
+            let marks = self.marks.as_slice();
+            let offsets = &mut self.amaf_offsets[..nodes.len()];
+            let mut count = 0;
+            for (offset, node) in nodes.iter().enumerate() {
                 let point = node.point.load(Relaxed) as usize;
-                let Some(&mark) = self.marks.get(point) else {
-                    continue;
-                };
-                if mark & !(0x7ff << 1) != wanted {
-                    continue;
-                }
+                let mark = marks.get(point).copied().unwrap_or(0);
+                offsets[count] = offset as u32;
+                count += usize::from(mark & !(0x7ff << 1) == wanted);
+            }
+            for &offset in &offsets[..count] {
+                let node = &nodes[offset as usize];
+                let mark = marks[node.point.load(Relaxed) as usize];
                 let first = ((mark >> 1) & 0x7ff) as usize;
                 let weight = weights.weight(first - depth);
                 add_racy(&node.amaf_visits, weight);
