@@ -1,11 +1,11 @@
 //! The speed benchmark: playouts per second of whole Go searches (tree, priors and playouts)
 //! from the empty board, light and heavy, 9x9 and 19x19, on one and N threads, each also as
 //! a ratio to a bare light playout loop on the same board code measured in the same run (so
-//! figures compare across machines), plus a
-//! deterministic signature (best move and node count of a fixed single-threaded search)
-//! that must not change unless the search's behaviour does; then Margo's and Abalone's own
-//! lines (empty 6x6; the Belgian start, MCTS and alpha-beta). Knows only the games' public
-//! search APIs.
+//! figures compare across machines) and the N-thread runs as a multiple of the one-thread
+//! run, as medians over rounds; plus a deterministic signature (best move and node count of
+//! a fixed single-threaded search) that must not change unless the search's behaviour does;
+//! then Margo's and Abalone's own lines (empty 6x6; the Belgian start, MCTS and alpha-beta).
+//! Knows only the games' public search APIs.
 
 use crate::color::Color;
 use crate::go::rules::game::Game;
@@ -113,44 +113,124 @@ pub fn signature(playouts: u64) -> (String, usize) {
     (move_text(summary.best, 9), search.node_count())
 }
 
+/// The median of `values` (the mean of the middle two for an even count; 0 for none).
+pub fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    match sorted.len() {
+        0 => 0.0,
+        count if count % 2 == 1 => sorted[count / 2],
+        count => (sorted[count / 2 - 1] + sorted[count / 2]) / 2.0,
+    }
+}
+
+/// The Go figures of one configuration over the rounds of a benchmark.
+#[derive(Clone, Debug, Default)]
+struct CaseFigures {
+    rates: Vec<f64>,
+    ratios: Vec<f64>,
+    scalings: Vec<f64>,
+    playouts: u64,
+    nodes: usize,
+}
+
 /// The benchmark report: one line per case (light and heavy, 9x9 and 19x19, one thread and
-/// `threads` threads when more than one), then the signature line. `scale` multiplies the
-/// playout counts (1.0: 9x9 light 200k, heavy 40k; 19x19 light 40k, heavy 10k).
-pub fn bench_report(threads: usize, scale: f64) -> String {
+/// `threads` threads when more than one), then the signature line and the Margo and Abalone
+/// lines. `scale` multiplies the playout counts (1.0: 9x9 light 200k, heavy 40k; 19x19 light
+/// 40k, heavy 10k).
+///
+/// The Go cases run in `rounds` rounds (at least one). In each round every board size runs
+/// its bare loop, then its cases, then its bare loop again, and each case's ratio is to the
+/// mean of those two bare figures, so a machine whose speed drifts (a shared host, turbo)
+/// moves both sides of the ratio alike; the thread scaling pairs the N-thread run with the
+/// one-thread run of the same round. Each line prints the medians over the rounds.
+pub fn bench_report(threads: usize, scale: f64, rounds: usize) -> String {
     let mut report = String::new();
+    let rounds = rounds.max(1);
     let mut thread_counts = vec![1];
     if threads > 1 {
         thread_counts.push(threads);
     }
-    let cases = [
-        (9, PlayoutPolicy::Light, 200_000.0),
-        (9, PlayoutPolicy::Heavy, 40_000.0),
-        (19, PlayoutPolicy::Light, 40_000.0),
-        (19, PlayoutPolicy::Heavy, 10_000.0),
+    let count_of = |playouts: f64| ((playouts * scale) as u64).max(100);
+    let sizes = [
+        (
+            9usize,
+            200_000.0,
+            [
+                (PlayoutPolicy::Light, 200_000.0),
+                (PlayoutPolicy::Heavy, 40_000.0),
+            ],
+        ),
+        (
+            19,
+            40_000.0,
+            [
+                (PlayoutPolicy::Light, 40_000.0),
+                (PlayoutPolicy::Heavy, 10_000.0),
+            ],
+        ),
     ];
-    let mut bare = [0.0f64; 2];
-    for (slot, size) in [9usize, 19].into_iter().enumerate() {
-        let count = ((if size == 9 { 200_000.0 } else { 40_000.0 } * scale) as u64).max(100);
-        bare[slot] = bare_loop(size, count);
+    let mut bare: Vec<Vec<f64>> = vec![Vec::new(); sizes.len()];
+    let mut figures: Vec<Vec<CaseFigures>> =
+        vec![vec![CaseFigures::default(); 2 * thread_counts.len()]; sizes.len()];
+    for _ in 0..rounds {
+        for (slot, &(size, bare_playouts, cases)) in sizes.iter().enumerate() {
+            let before = bare_loop(size, count_of(bare_playouts));
+            let mut measured = Vec::with_capacity(figures[slot].len());
+            for (policy, playouts) in cases {
+                for &thread_count in &thread_counts {
+                    measured.push(bench_case(size, policy, thread_count, count_of(playouts)));
+                }
+            }
+            let after = bare_loop(size, count_of(bare_playouts));
+            let reference = (before + after) / 2.0;
+            bare[slot].push(reference);
+            for (index, case) in measured.iter().enumerate() {
+                let first_of_policy = index - index % thread_counts.len();
+                let entry = &mut figures[slot][index];
+                entry.rates.push(case.rate);
+                entry.ratios.push(case.rate / reference);
+                entry
+                    .scalings
+                    .push(case.rate / measured[first_of_policy].rate);
+                entry.playouts = case.playouts;
+                entry.nodes = case.nodes;
+            }
+        }
+    }
+    let rounds_text = if rounds == 1 {
+        "1 round".to_string()
+    } else {
+        format!("medians of {rounds} rounds")
+    };
+    for (slot, &(size, bare_playouts, _)) in sizes.iter().enumerate() {
         let _ = writeln!(
             report,
-            "{size}x{size} bare loop threads 1: {:>9.0} playouts/s ({count} playouts, no tree)",
-            bare[slot]
+            "{size}x{size} bare loop threads 1: {:>9.0} playouts/s ({} playouts, no tree; {rounds_text})",
+            median(&bare[slot]),
+            count_of(bare_playouts)
         );
     }
-    for (size, policy, playouts) in cases {
-        for &thread_count in &thread_counts {
-            let count = ((playouts * scale) as u64).max(100);
-            let case = bench_case(size, policy, thread_count, count);
-            let reference = bare[(size == 19) as usize];
-            let _ = writeln!(
-                report,
-                "{size}x{size} {policy:<5} threads {thread_count}: {:>9.0} playouts/s ({:.2} of the bare loop; {} playouts, {} nodes)",
-                case.rate,
-                case.rate / reference,
-                case.playouts,
-                case.nodes
-            );
+    for (slot, &(size, _, cases)) in sizes.iter().enumerate() {
+        let mut index = 0;
+        for (policy, _) in cases {
+            for &thread_count in &thread_counts {
+                let entry = &figures[slot][index];
+                index += 1;
+                let scaling = if thread_count > 1 {
+                    format!(", {:.2}x threads 1", median(&entry.scalings))
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(
+                    report,
+                    "{size}x{size} {policy:<5} threads {thread_count}: {:>9.0} playouts/s ({:.2} of the bare loop{scaling}; {} playouts, {} nodes; {rounds_text})",
+                    median(&entry.rates),
+                    median(&entry.ratios),
+                    entry.playouts,
+                    entry.nodes
+                );
+            }
         }
     }
     let (best, nodes) = signature(10_000);
@@ -181,5 +261,36 @@ mod tests {
         let first = signature(1_000);
         assert_eq!(first, signature(1_000));
         assert_eq!(first, ("E5".to_string(), 10_297));
+    }
+
+    #[test]
+    fn medians_take_the_middle() {
+        assert_eq!(median(&[]), 0.0);
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
+    }
+
+    /// A tiny report names every case with its ratio, the scaling of the N-thread lines and
+    /// the rounds it took the medians of.
+    #[test]
+    fn the_report_prints_ratios_scaling_and_rounds() {
+        let report = bench_report(2, 0.0, 2);
+        for case in ["9x9 light", "9x9 heavy", "19x19 light", "19x19 heavy"] {
+            let one = format!("{case} threads 1:");
+            let two = format!("{case} threads 2:");
+            let line_one = report.lines().find(|line| line.starts_with(&one)).unwrap();
+            let line_two = report.lines().find(|line| line.starts_with(&two)).unwrap();
+            assert!(line_one.contains("of the bare loop;"), "{line_one}");
+            assert!(line_two.contains("x threads 1;"), "{line_two}");
+            assert!(line_two.contains("medians of 2 rounds"), "{line_two}");
+        }
+        assert_eq!(
+            report
+                .lines()
+                .filter(|line| line.contains("bare loop threads 1"))
+                .count(),
+            2
+        );
+        assert!(report.contains("signature: 9x9 heavy"));
     }
 }

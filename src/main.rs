@@ -76,8 +76,13 @@ struct Arguments {
 
 #[derive(Subcommand, Debug)]
 enum Action {
-    /// Prints playouts per second and a deterministic search signature.
-    Bench,
+    /// Prints playouts per second (medians of --rounds rounds, each Go case also as a ratio to
+    /// a bare playout loop and its thread scaling) and a deterministic search signature.
+    Bench {
+        /// Rounds of the Go cases; each line prints the medians over them.
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
+    },
     /// Prints the number of legal move sequences of each length from 1 to --depth from the
     /// start position of --game (Margo and Abalone).
     Perft {
@@ -117,9 +122,12 @@ fn main() {
         }
     }
     match arguments.command {
-        Some(Action::Bench) => {
+        Some(Action::Bench { rounds }) => {
             // The report goes to stdout: `ishi bench` is not a GTP session.
-            print!("{}", ishi::bench::bench_report(settings.threads, 1.0));
+            print!(
+                "{}",
+                ishi::bench::bench_report(settings.threads, 1.0, rounds)
+            );
             return;
         }
         Some(Action::Perft { depth }) => {

@@ -114,7 +114,7 @@ pub fn best_is_clear(tree: &Tree) -> bool {
     let mut best_valued = None;
     let mut best_value = f64::NEG_INFINITY;
     for child in children {
-        let statistics = tree.node(child).statistics();
+        let statistics = tree.statistics(child);
         if statistics.visits > most_visits {
             most_visits = statistics.visits;
             most_visited = Some(child);
@@ -138,7 +138,7 @@ pub fn principal_variation(tree: &Tree, index: u32) -> (Vec<u16>, Vec<u64>) {
     let mut current = index;
     loop {
         let node = tree.node(current);
-        line.push(node.point.load(Relaxed));
+        line.push(tree.point(current));
         visits.push(node.visits.load(Relaxed) as u64);
         if line.len() >= 30 {
             break;
@@ -391,7 +391,7 @@ fn descend(tree: &Tree, moves: &[u16]) -> Option<u32> {
         let children = tree.node(index).children()?;
         index = children
             .into_iter()
-            .find(|&child| tree.node(child).point.load(Relaxed) == chosen)?;
+            .find(|&child| tree.point(child) == chosen)?;
     }
     Some(index)
 }
@@ -404,12 +404,12 @@ fn summarize_root(
     reused_visits: u64,
     elapsed: Duration,
 ) -> Choice {
-    let root = tree.root().statistics();
+    let root = tree.statistics(0);
     let mut candidates = Vec::new();
     let mut fallback: Option<(f64, u16)> = None;
     if let Some(children) = tree.root().children() {
         for child in children {
-            let statistics = tree.node(child).statistics();
+            let statistics = tree.statistics(child);
             if !legal.contains(&statistics.point) {
                 continue;
             }

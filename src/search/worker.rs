@@ -23,7 +23,7 @@ use crate::search::tree::{
     Node, Tree, EXPANDED, EXPANDING, LEAF, REFINED, REFINING, RESULT_SCALE, TERMINAL_LOSS,
     TERMINAL_WIN, UNREFINED,
 };
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 
 /// The largest score margin, in half-points, that a playout adds to the statistics.
 const MAXIMUM_HALF_POINTS: f64 = 1.0e6;
@@ -291,7 +291,7 @@ impl<G: SearchGame> Worker<G> {
             let child_node = tree.node(child);
             add(&child_node.visits, 1, context.exclusive);
             urgencies.refresh(child_node);
-            let point = child_node.point.load(Relaxed) as usize;
+            let point = tree.point(child) as usize;
             self.board.play(point, color);
             self.sequence.push(encode(point, color));
             self.path.push(child);
@@ -350,8 +350,7 @@ impl<G: SearchGame> Worker<G> {
         for (offset, (&point, prior)) in self.candidate_points.iter().zip(&self.priors).enumerate()
         {
             let (visits, wins) = clamp_prior(prior);
-            let child = tree.node(first + offset as u32);
-            child.initialise(point, visits, wins);
+            let child = tree.initialise(first + offset as u32, point, visits, wins);
             urgencies.refresh(child);
         }
         self.rank_children(context, first..first + count as u32);
@@ -394,11 +393,8 @@ impl<G: SearchGame> Worker<G> {
     fn refine(&mut self, context: &Context<G>, children: std::ops::Range<u32>, color: Color) {
         let tree = context.tree;
         self.candidate_points.clear();
-        self.candidate_points.extend(
-            children
-                .clone()
-                .map(|child| tree.node(child).point.load(Relaxed)),
-        );
+        self.candidate_points
+            .extend(children.clone().map(|child| tree.point(child)));
         if !self.board.refine_priors(
             color,
             context.params,
@@ -447,9 +443,10 @@ impl<G: SearchGame> Worker<G> {
         // Without an exploration term (the usual case) the kept urgencies decide: at the root
         // with its tests, below it free of them, and of the ranks' when widening is off.
         if params.explore <= 0.0 {
-            let nodes = tree.slice(children);
+            let nodes = tree.slice(children.clone());
             let offset = if index == 0 {
-                most_urgent_at_root(nodes, &context.root_legal, pass_floor)
+                let points = tree.points(children);
+                most_urgent_at_root(nodes, points, &context.root_legal, pass_floor)
             } else if params.widening == 0 {
                 most_urgent::<false>(nodes, open)
             } else {
@@ -464,7 +461,7 @@ impl<G: SearchGame> Worker<G> {
                 continue;
             }
             if index == 0 {
-                let point = node.point.load(Relaxed) as usize;
+                let point = tree.point(child) as usize;
                 if !context.root_legal[point] {
                     continue;
                 }
@@ -529,7 +526,7 @@ impl<G: SearchGame> Worker<G> {
             }
             // A move below the root gets its urgency refreshed with its AMAF statistics
             // below (its own point is always marked for its parent), a pass here.
-            if depth > 0 && node.point.load(Relaxed) as usize == PASS {
+            if depth > 0 && tree.point(index) as usize == PASS {
                 urgencies.refresh(node);
             }
         }
@@ -561,29 +558,38 @@ impl<G: SearchGame> Worker<G> {
             let weights = AmafWeights::new(length - depth, distance_rave);
             // A mark of this generation and this mover (the pass is never marked).
             let wanted = generation << 12 | mover;
-            let nodes = tree.slice(children);
+            let nodes = tree.slice(children.clone());
+            let points = tree.points(children);
             if self.amaf_offsets.len() < nodes.len() {
                 self.amaf_offsets.resize(nodes.len(), 0);
             }
-            // The children to update, found without a branch per child: whether a child's
-            // point is marked is a coin toss that a branch predictor would lose half the time.
+            // The children to update, found from the points alone (a few cache lines that
+            // no thread writes) and without a branch per child: whether a child's point is
+            // marked is a coin toss that a branch predictor would lose half the time.
             let marks = self.marks.as_slice();
             let offsets = &mut self.amaf_offsets[..nodes.len()];
             let mut count = 0;
-            for (offset, node) in nodes.iter().enumerate() {
-                let point = node.point.load(Relaxed) as usize;
-                let mark = marks.get(point).copied().unwrap_or(0);
+            for (offset, point) in points.iter().enumerate() {
+                let mark = marks
+                    .get(point.load(Relaxed) as usize)
+                    .copied()
+                    .unwrap_or(0);
                 offsets[count] = offset as u32;
                 count += usize::from(mark & !(0x7ff << 1) == wanted);
             }
+            // The additions first, then the urgencies: with several threads the children's
+            // cache lines are fetched for writing in a short loop that keeps many fetches in
+            // flight, instead of one at a time behind each urgency's arithmetic.
             for &offset in &offsets[..count] {
                 let node = &nodes[offset as usize];
-                let mark = marks[node.point.load(Relaxed) as usize];
+                let mark = marks[points[offset as usize].load(Relaxed) as usize];
                 let first = ((mark >> 1) & 0x7ff) as usize;
                 let weight = weights.weight(first - depth);
                 add_racy(&node.amaf_visits, weight);
                 add_racy(&node.amaf_wins, weight * result);
-                urgencies.refresh(node);
+            }
+            for &offset in &offsets[..count] {
+                urgencies.refresh(&nodes[offset as usize]);
             }
         }
     }
@@ -608,15 +614,20 @@ fn most_urgent<const WIDENING: bool>(nodes: &[Node], open: u32) -> Option<u32> {
     best
 }
 
-/// The offset among the root's children `nodes` of the one with the highest kept urgency
-/// (the first on ties) among those `legal` for the side to move, or of the pass while its
-/// visits are below `pass_floor`.
+/// The offset among the root's children `nodes` (their points in `points`) of the one with
+/// the highest kept urgency (the first on ties) among those `legal` for the side to move, or
+/// of the pass while its visits are below `pass_floor`.
 #[inline(always)]
-fn most_urgent_at_root(nodes: &[Node], legal: &[bool], pass_floor: f64) -> Option<u32> {
+fn most_urgent_at_root(
+    nodes: &[Node],
+    points: &[AtomicU16],
+    legal: &[bool],
+    pass_floor: f64,
+) -> Option<u32> {
     let mut best = None;
     let mut best_urgency = f64::NEG_INFINITY;
-    for (offset, node) in nodes.iter().enumerate() {
-        let point = node.point.load(Relaxed) as usize;
+    for (offset, (node, point)) in nodes.iter().zip(points).enumerate() {
+        let point = point.load(Relaxed) as usize;
         if !legal[point] {
             continue;
         }
@@ -791,7 +802,7 @@ mod tests {
         let children = tree.root().children().expect("the root was expanded");
         children
             .max_by_key(|&child| tree.node(child).visits.load(Relaxed))
-            .map(|child| tree.node(child).point.load(Relaxed) as usize)
+            .map(|child| tree.point(child) as usize)
             .expect("the root has children")
     }
 
@@ -826,7 +837,7 @@ mod tests {
         let mut ranks = Vec::new();
         for child in children {
             let node = tree.node(child);
-            let take = node.point.load(Relaxed) as usize;
+            let take = tree.point(child) as usize;
             ranks.push(node.rank.load(Relaxed));
             if refined && winning != 0 {
                 assert_eq!(node.rank.load(Relaxed) == 0, take == winning);
@@ -869,10 +880,10 @@ mod tests {
         let mut others = Vec::new();
         let root = tree.root();
         for child in root.children().unwrap() {
-            let take = tree.node(child).point.load(Relaxed) as usize;
+            let take = tree.point(child) as usize;
             for grandchild in tree.node(child).children().into_iter().flatten() {
                 let node = tree.node(grandchild);
-                let second = node.point.load(Relaxed) as usize;
+                let second = tree.point(grandchild) as usize;
                 if node.visits.load(Relaxed) > 0 && second != 1 && second != (14 - take) % 4 {
                     others.push(second);
                 }
@@ -921,7 +932,7 @@ mod tests {
         assert_eq!(root.refinement.load(Relaxed), REFINED);
         for child in root.children().unwrap() {
             let node = tree.node(child);
-            let winning = node.point.load(Relaxed) == 2;
+            let winning = tree.point(child) == 2;
             assert_eq!(node.prior_visits.load(Relaxed), 50);
             assert_eq!(node.prior_wins.load(Relaxed), if winning { 100 } else { 0 });
             let visits = node.visits.load(Relaxed);

@@ -472,7 +472,7 @@ fn mark_root_pass(tree: &Tree, params: &SearchParams, to_move: Color, black_marg
     };
     for child in children {
         let node = tree.node(child);
-        if node.point.load(Relaxed) as usize == NO_POINT {
+        if tree.point(child) as usize == NO_POINT {
             let margin = if to_move == Color::Black {
                 black_margin
             } else {
@@ -518,7 +518,7 @@ fn find_subtree(tree: &Tree, position: &TreePosition, game: &Game) -> Option<u32
         let children = tree.node(index).children()?;
         index = children
             .into_iter()
-            .find(|&child| tree.node(child).point.load(Relaxed) == point)?;
+            .find(|&child| tree.point(child) == point)?;
         expected = expected.opponent();
     }
     if expected != game.to_move() {
@@ -538,7 +538,7 @@ fn summarize(
     playouts: u64,
     elapsed: Duration,
 ) -> SearchSummary {
-    let root = tree.root().statistics();
+    let root = tree.statistics(0);
     let to_move = context.root_to_move;
     let Some(children) = tree.root().children() else {
         return SearchSummary {
@@ -551,7 +551,7 @@ fn summarize(
     let mut candidates = Vec::new();
     let mut fallback: Option<(f64, u32)> = None;
     for child in children.clone() {
-        let statistics = tree.node(child).statistics();
+        let statistics = tree.statistics(child);
         if !context.root_legal[statistics.point as usize] {
             continue;
         }
@@ -616,7 +616,7 @@ fn summarize(
     let best = match candidates.first() {
         Some(candidate) => candidate.chosen,
         None => fallback
-            .map(|(_, child)| index_move(tree.node(child).point.load(Relaxed) as usize))
+            .map(|(_, child)| index_move(tree.point(child) as usize))
             .unwrap_or(Move::Pass),
     };
     let best = prefer_points_when_decided(&candidates, best, |chosen| {
@@ -728,7 +728,7 @@ mod tests {
                 node.urgency.load(Relaxed),
                 parameters.urgency(node).to_bits(),
                 "node {index}: {:?}",
-                node.statistics()
+                tree.statistics(index)
             );
         }
     }
