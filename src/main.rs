@@ -92,7 +92,22 @@ enum Action {
     },
 }
 
+/// Tells glibc's malloc to serve every block of 128 KiB or more (the search tree's chunks)
+/// from a mapping of its own, given back to the system when freed. Its default raises that
+/// threshold to the largest block freed so far, after which the chunks that tree reuse frees
+/// stay in the heap of whichever thread allocated them: through a 19x19 game with pondering
+/// and `--max-tree-mb 16` that held the peak at 46-48 MiB instead of 35.
+fn map_large_blocks_apart() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a malloc parameter; it runs first thing in main, before any
+    // other thread exists.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+    }
+}
+
 fn main() {
+    map_large_blocks_apart();
     let arguments = Arguments::parse();
     let default_filter = match arguments.verbose {
         0 => "error",
