@@ -10,8 +10,8 @@
 //! Facts worth knowing: a node is 48 bytes and its point 2 more, kept apart (children are
 //! nodes too, created together when a leaf has more than `expand_visits` visits); the tree
 //! never exceeds `max_tree_bytes` (tree reuse moves the kept subtree down the same arena, and
-//! the chunks past it are freed on a helper thread); with one thread, a seed and a playout limit every decision is a
-//! function of the playout count, so results repeat exactly.
+//! the chunks past it are freed on a helper thread); with one thread, a seed and a playout
+//! limit every decision is a function of the playout count, so results repeat exactly.
 //! The pass that would end the game (the opponent passed last) is not played out: the
 //! caller (the engine, through `endgame`) scores the position and passes the margin in
 //! [`Limits::end_margin`].
