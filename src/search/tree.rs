@@ -3,8 +3,8 @@
 //! who made it); its children lie contiguously in the arena. The moves' points lie apart from
 //! the nodes, in an array of their own beside each chunk: they never change once a node is
 //! created, so the AMAF backup's scan over a node's children reads a few cache lines that no
-//! other thread writes, instead of one line per child that every thread does. Visits are counted on the way
-//! down (a virtual loss until the result arrives), wins on the way back. The arena never
+//! other thread writes, instead of one line per child that every thread does. Visits are
+//! counted on the way down (a virtual loss until the result arrives), wins on the way back. The arena never
 //! grows past its byte budget: when it is full, leaves simply stop expanding. Between moves
 //! the subtree of the move played is kept in place (moved down the same arena), so reuse
 //! never needs a second arena.
@@ -203,21 +203,24 @@ impl Tree {
     /// When `index` was never handed out by [`Tree::allocate`] (a bug).
     #[inline(always)]
     pub fn node(&self, index: u32) -> &Node {
-        &self.chunk(index).nodes[(index & CHUNK_MASK) as usize]
+        let (chunk, offset) = self.place(index);
+        &chunk.nodes[offset]
     }
 
-    /// The chunk holding arena `index`.
+    /// The chunk holding arena `index`, and the index's offset in it.
     #[inline(always)]
-    fn chunk(&self, index: u32) -> &Chunk {
-        self.chunks[(index >> CHUNK_BITS) as usize]
+    fn place(&self, index: u32) -> (&Chunk, usize) {
+        let chunk = self.chunks[(index >> CHUNK_BITS) as usize]
             .get()
-            .expect("tree node index beyond the allocated chunks")
+            .expect("tree node index beyond the allocated chunks");
+        (chunk, (index & CHUNK_MASK) as usize)
     }
 
     /// The point of the move of the node at arena `index` (0 for pass).
     #[inline(always)]
     pub fn point(&self, index: u32) -> u16 {
-        self.chunk(index).points[(index & CHUNK_MASK) as usize].load(Relaxed)
+        let (chunk, offset) = self.place(index);
+        chunk.points[offset].load(Relaxed)
     }
 
     /// The numbers of the node at arena `index`, its point included.
@@ -231,8 +234,7 @@ impl Tree {
     /// Initialises the fresh node at arena `index` for `point` with a prior; returns it.
     #[inline]
     pub fn initialise(&self, index: u32, point: u16, prior_visits: u16, prior_wins: u16) -> &Node {
-        let chunk = self.chunk(index);
-        let offset = (index & CHUNK_MASK) as usize;
+        let (chunk, offset) = self.place(index);
         chunk.points[offset].store(point, Relaxed);
         let node = &chunk.nodes[offset];
         node.prior_visits.store(prior_visits, Relaxed);
@@ -279,8 +281,8 @@ impl Tree {
     /// When the range was not handed out (a bug).
     #[inline(always)]
     pub fn slice(&self, range: std::ops::Range<u32>) -> &[Node] {
-        let offset = (range.start & CHUNK_MASK) as usize;
-        &self.chunk(range.start).nodes[offset..offset + range.len()]
+        let (chunk, offset) = self.place(range.start);
+        &chunk.nodes[offset..offset + range.len()]
     }
 
     /// The points of the nodes of an arena range handed out by one [`Tree::allocate`] call,
@@ -290,8 +292,8 @@ impl Tree {
     /// When the range was not handed out (a bug).
     #[inline(always)]
     pub fn points(&self, range: std::ops::Range<u32>) -> &[AtomicU16] {
-        let offset = (range.start & CHUNK_MASK) as usize;
-        &self.chunk(range.start).points[offset..offset + range.len()]
+        let (chunk, offset) = self.place(range.start);
+        &chunk.points[offset..offset + range.len()]
     }
 
     /// Nodes handed out so far.
@@ -400,8 +402,7 @@ impl Tree {
     /// given, its children (first index, count, whether refined); without children it
     /// becomes an unrefined leaf.
     fn write(&self, index: u32, numbers: &NodeStatistics, children: Option<(u32, u16, bool)>) {
-        let chunk = self.chunk(index);
-        let offset = (index & CHUNK_MASK) as usize;
+        let (chunk, offset) = self.place(index);
         chunk.points[offset].store(numbers.point, Relaxed);
         let node = &chunk.nodes[offset];
         node.copy_numbers(numbers);
