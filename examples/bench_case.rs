@@ -1,15 +1,16 @@
 //! One benchmark case, for instruction counting (`perf stat -e instructions`): runs the
 //! search of `ishi bench` for one board size, policy, thread count and playout count and
 //! prints its line. Usage: `bench_case SIZE light|heavy THREADS PLAYOUTS`, or
-//! `bench_case SIZE bare PLAYOUTS` for the bare light playout loop.
+//! `bench_case SIZE bare PLAYOUTS [THREADS]` for the bare light playout loop (THREADS loops
+//! at once, sharing nothing, with the rate of all together).
 
-use ishi::bench::{bare_loop, bench_case};
+use ishi::bench::{bare_loops, bench_case};
 use ishi::search::PlayoutPolicy;
 
 fn main() {
     let arguments: Vec<String> = std::env::args().collect();
     let usage =
-        "usage: bench_case SIZE light|heavy THREADS PLAYOUTS | bench_case SIZE bare PLAYOUTS";
+        "usage: bench_case SIZE light|heavy THREADS PLAYOUTS | bench_case SIZE bare PLAYOUTS [THREADS]";
     let number = |index: usize| -> u64 {
         arguments
             .get(index)
@@ -22,9 +23,10 @@ fn main() {
         Some("heavy") => PlayoutPolicy::Heavy,
         Some("bare") => {
             let playouts = number(3);
+            let threads = if arguments.len() > 4 { number(4) } else { 1 };
             println!(
-                "{size}x{size} bare: {:.0} playouts/s",
-                bare_loop(size, playouts)
+                "{size}x{size} bare threads {threads}: {:.0} playouts/s",
+                bare_loops(size, playouts, threads as usize)
             );
             return;
         }

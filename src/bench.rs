@@ -2,7 +2,8 @@
 //! from the empty board, light and heavy, 9x9 and 19x19, on one and N threads, each also as
 //! a ratio to a bare light playout loop on the same board code measured in the same run (so
 //! figures compare across machines) and the N-thread runs as a multiple of the one-thread
-//! run, as medians over rounds; plus a deterministic signature (best move and node count of
+//! run and as a share of what N bare loops at once (sharing nothing) give on this machine,
+//! as medians over rounds; plus a deterministic signature (best move and node count of
 //! a fixed single-threaded search) that must not change unless the search's behaviour does;
 //! then Margo's and Abalone's own lines (empty 6x6; the Belgian start, MCTS and alpha-beta).
 //! Knows only the games' public search APIs.
@@ -76,10 +77,29 @@ pub fn bench_case(size: usize, policy: PlayoutPolicy, threads: usize, playouts: 
 /// own eye, simple ko, until two passes, then the area count) with no tree and no priors.
 /// Returns playouts per second of one thread.
 pub fn bare_loop(size: usize, playouts: u64) -> f64 {
+    bare_loop_seeded(size, playouts, 1)
+}
+
+/// `threads` bare loops at once, one per thread, each of `playouts` and with a seed of its
+/// own, sharing nothing: what the machine itself gives to more threads (its cores, their
+/// shared caches and clocks), the reference for the search's thread scaling. Returns the
+/// playouts per second of all of them together.
+pub fn bare_loops(size: usize, playouts: u64, threads: usize) -> f64 {
+    let threads = threads.max(1);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for seed in 1..=threads as u64 {
+            scope.spawn(move || bare_loop_seeded(size, playouts, seed));
+        }
+    });
+    (playouts * threads as u64) as f64 / started.elapsed().as_secs_f64().max(1e-9)
+}
+
+fn bare_loop_seeded(size: usize, playouts: u64, seed: u64) -> f64 {
     let empty = PlayoutBoard::new(size);
     let mut board = PlayoutBoard::new(size);
     let settings = PlayoutSettings::new(&bench_params(PlayoutPolicy::Light), size, 7.5, None);
-    let mut random = Random::new(1);
+    let mut random = Random::new(seed);
     let mut sequence = Vec::with_capacity(size * size * 4);
     let mut checksum = 0.0;
     let started = Instant::now();
@@ -140,10 +160,13 @@ struct CaseFigures {
 /// 40k, heavy 10k).
 ///
 /// The Go cases run in `rounds` rounds (at least one). In each round every board size runs
-/// its bare loop, then its cases, then its bare loop again, and each case's ratio is to the
-/// mean of those two bare figures, so a machine whose speed drifts (a shared host, turbo)
-/// moves both sides of the ratio alike; the thread scaling pairs the N-thread run with the
-/// one-thread run of the same round. Each line prints the medians over the rounds.
+/// its bare loop, then (with more than one thread) N bare loops at once, then its cases,
+/// then its bare loop again, and each case's ratio is to the mean of the two one-thread
+/// bare figures, so a machine whose speed drifts (a shared host, turbo) moves both sides of
+/// the ratio alike; the thread scaling pairs the N-thread run with the one-thread run of
+/// the same round, and is also given as a share of the N bare loops' own scaling (what the
+/// machine gives to N threads that share nothing). Each line prints the medians over the
+/// rounds.
 pub fn bench_report(threads: usize, scale: f64, rounds: usize) -> String {
     let mut report = String::new();
     let rounds = rounds.max(1);
@@ -171,11 +194,15 @@ pub fn bench_report(threads: usize, scale: f64, rounds: usize) -> String {
         ),
     ];
     let mut bare: Vec<Vec<f64>> = vec![Vec::new(); sizes.len()];
+    // Per size and round: the N bare loops' rate over the one-thread bare reference.
+    let mut bare_scalings: Vec<Vec<f64>> = vec![Vec::new(); sizes.len()];
     let mut figures: Vec<Vec<CaseFigures>> =
         vec![vec![CaseFigures::default(); 2 * thread_counts.len()]; sizes.len()];
     for _ in 0..rounds {
         for (slot, &(size, bare_playouts, cases)) in sizes.iter().enumerate() {
             let before = bare_loop(size, count_of(bare_playouts));
+            let together =
+                (threads > 1).then(|| bare_loops(size, count_of(bare_playouts), threads));
             let mut measured = Vec::with_capacity(figures[slot].len());
             for (policy, playouts) in cases {
                 for &thread_count in &thread_counts {
@@ -185,6 +212,9 @@ pub fn bench_report(threads: usize, scale: f64, rounds: usize) -> String {
             let after = bare_loop(size, count_of(bare_playouts));
             let reference = (before + after) / 2.0;
             bare[slot].push(reference);
+            if let Some(together) = together {
+                bare_scalings[slot].push(together / reference);
+            }
             for (index, case) in measured.iter().enumerate() {
                 let first_of_policy = index - index % thread_counts.len();
                 let entry = &mut figures[slot][index];
@@ -210,6 +240,14 @@ pub fn bench_report(threads: usize, scale: f64, rounds: usize) -> String {
             median(&bare[slot]),
             count_of(bare_playouts)
         );
+        if threads > 1 {
+            let _ = writeln!(
+                report,
+                "{size}x{size} bare loops x{threads} at once: {:.2}x one loop ({} playouts each, nothing shared; {rounds_text})",
+                median(&bare_scalings[slot]),
+                count_of(bare_playouts)
+            );
+        }
     }
     for (slot, &(size, _, cases)) in sizes.iter().enumerate() {
         let mut index = 0;
@@ -218,7 +256,19 @@ pub fn bench_report(threads: usize, scale: f64, rounds: usize) -> String {
                 let entry = &figures[slot][index];
                 index += 1;
                 let scaling = if thread_count > 1 {
-                    format!(", {:.2}x threads 1", median(&entry.scalings))
+                    // The share pairs the two scalings of the same round.
+                    let shares: Vec<f64> = entry
+                        .scalings
+                        .iter()
+                        .zip(&bare_scalings[slot])
+                        .map(|(scaling, machine)| scaling / machine.max(1e-9))
+                        .collect();
+                    format!(
+                        ", {:.2}x threads 1, {:.2} of the bare loops' {:.2}x",
+                        median(&entry.scalings),
+                        median(&shares),
+                        median(&bare_scalings[slot])
+                    )
                 } else {
                     String::new()
                 };
@@ -281,7 +331,8 @@ mod tests {
             let line_one = report.lines().find(|line| line.starts_with(&one)).unwrap();
             let line_two = report.lines().find(|line| line.starts_with(&two)).unwrap();
             assert!(line_one.contains("of the bare loop;"), "{line_one}");
-            assert!(line_two.contains("x threads 1;"), "{line_two}");
+            assert!(line_two.contains("x threads 1, "), "{line_two}");
+            assert!(line_two.contains("of the bare loops' "), "{line_two}");
             assert!(line_two.contains("medians of 2 rounds"), "{line_two}");
         }
         assert_eq!(
@@ -291,6 +342,10 @@ mod tests {
                 .count(),
             2
         );
+        for size in ["9x9", "19x19"] {
+            let line = format!("{size} bare loops x2 at once: ");
+            assert!(report.contains(&line), "{report}");
+        }
         assert!(report.contains("signature: 9x9 heavy"));
     }
 }
