@@ -53,42 +53,42 @@ pub fn run_workers<G: SearchGame>(
             handles.push(scope.spawn(move || worker.run(context)));
         }
         let watching = limits.hard_time.is_some() || limits.soft_time.is_some() || report.is_some();
-        if watching {
-            loop {
-                // A worker that panicked never reports finished, but its thread has ended.
-                if context.finished_workers.load(Acquire) >= handles.len()
-                    || handles.iter().all(|handle| handle.is_finished())
-                {
-                    break;
-                }
-                let elapsed = start.elapsed();
-                if let Some(hard) = limits.hard_time {
-                    if elapsed >= hard {
-                        context.stop.store(true, Relaxed);
-                    }
-                }
-                if let Some(soft) = limits.soft_time {
-                    let clear = limits.hard_time.is_none() || best_is_clear(tree);
-                    if elapsed >= soft && clear {
-                        context.stop.store(true, Relaxed);
-                    }
-                    if limits.early_stop && elapsed > soft / 10 {
-                        let done = context.playouts.load(Relaxed) as f64;
-                        let rate = done / elapsed.as_secs_f64().max(1e-3);
-                        let left = (soft.saturating_sub(elapsed)).as_secs_f64() * rate;
-                        if cannot_be_overtaken(tree, left as u64) {
-                            context.stop.store(true, Relaxed);
-                        }
-                    }
-                }
-                if let Some((callback, interval)) = report.as_mut() {
-                    if last_report.elapsed() >= *interval {
-                        last_report = Instant::now();
-                        callback(context.playouts.load(Relaxed));
-                    }
-                }
-                std::thread::sleep(Duration::from_millis(2));
+        loop {
+            // Nothing to watch, or every worker done (a worker that panicked never reports
+            // finished, but its thread has ended).
+            if !watching
+                || context.finished_workers.load(Acquire) >= handles.len()
+                || handles.iter().all(|handle| handle.is_finished())
+            {
+                break;
             }
+            let elapsed = start.elapsed();
+            if let Some(hard) = limits.hard_time {
+                if elapsed >= hard {
+                    context.stop.store(true, Relaxed);
+                }
+            }
+            if let Some(soft) = limits.soft_time {
+                let clear = limits.hard_time.is_none() || best_is_clear(tree);
+                if elapsed >= soft && clear {
+                    context.stop.store(true, Relaxed);
+                }
+                if limits.early_stop && elapsed > soft / 10 {
+                    let done = context.playouts.load(Relaxed) as f64;
+                    let rate = done / elapsed.as_secs_f64().max(1e-3);
+                    let left = (soft.saturating_sub(elapsed)).as_secs_f64() * rate;
+                    if cannot_be_overtaken(tree, left as u64) {
+                        context.stop.store(true, Relaxed);
+                    }
+                }
+            }
+            if let Some((callback, interval)) = report.as_mut() {
+                if last_report.elapsed() >= *interval {
+                    last_report = Instant::now();
+                    callback(context.playouts.load(Relaxed));
+                }
+            }
+            std::thread::sleep(Duration::from_millis(2));
         }
         for handle in handles {
             if handle.join().is_err() {
