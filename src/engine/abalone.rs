@@ -6,9 +6,9 @@
 use crate::abalone::alphabeta::{AlphaBeta, Limits};
 use crate::abalone::evaluation::Weights;
 use crate::abalone::search::AbalonePlayer;
-use crate::abalone::{perft, Board, Game, Move, ParseMoveError, Start};
+use crate::abalone::{perft, Board, Cell, Game, Move, ParseMoveError, Start};
 use crate::color::Color;
-use crate::engine::board_game::{score_text, GameOptions, MoveError, PlayableGame};
+use crate::engine::board_game::{color_field, score_text, GameOptions, MoveError, PlayableGame};
 use crate::engine::GameKind;
 use crate::search::domain::SearchGame;
 use crate::search::driver::RunLimits;
@@ -140,6 +140,29 @@ impl PlayableGame for AbaloneGame {
             .map(|(number, played)| format!("{} {played}", number + 1))
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    fn board_fields(&self) -> serde_json::Map<String, serde_json::Value> {
+        let board = self.game.board();
+        let marbles: Vec<serde_json::Value> = Cell::all()
+            .filter_map(|cell| {
+                let color = board.at(cell)?;
+                Some(serde_json::json!({"cell": cell.to_string(), "color": color_field(Some(color))}))
+            })
+            .collect();
+        let mut fields = serde_json::Map::new();
+        fields.insert("start".into(), self.start.name().into());
+        fields.insert("marbles".into(), marbles.into());
+        fields.insert(
+            "ejected".into(),
+            serde_json::json!({
+                "b": self.game.ejected(Color::Black),
+                "w": self.game.ejected(Color::White),
+            }),
+        );
+        fields.insert("ply".into(), self.game.ply().into());
+        fields.insert("max_plies".into(), self.game.max_plies().into());
+        fields
     }
 
     fn set_option(options: &mut GameOptions, name: &str, value: &str) -> Result<(), String> {

@@ -115,6 +115,10 @@ pub trait PlayableGame: Send + Sized + 'static {
     /// The game record in the game's own listing format.
     fn record(&self) -> String;
 
+    /// The game's own fields of the structured board (`ishi-board`, `docs/board.md`): where
+    /// every piece is and what the game counts; the engine adds the fields every game shares.
+    fn board_fields(&self) -> serde_json::Map<String, serde_json::Value>;
+
     /// Sets a game option by name (`swap`, `start`, ...) for this and later games.
     ///
     /// # Errors
@@ -139,6 +143,15 @@ pub trait PlayableGame: Send + Sized + 'static {
         _stop: &AtomicBool,
     ) -> Option<(u16, f64)> {
         None
+    }
+}
+
+/// A colour as the structured board writes it: `"b"`, `"w"` or `null`.
+pub fn color_field(color: Option<Color>) -> serde_json::Value {
+    match color {
+        Some(Color::Black) => "b".into(),
+        Some(Color::White) => "w".into(),
+        None => serde_json::Value::Null,
     }
 }
 
@@ -215,6 +228,11 @@ pub trait BoardGameEngine: Send {
 
     /// The game record.
     fn record(&self) -> String;
+
+    /// The structured board as one line of JSON (`ishi-board`, `docs/board.md`): the game's
+    /// own fields and those every game shares (game, side to move, moves, last move, over,
+    /// score).
+    fn board(&self) -> String;
 
     /// Sets a search parameter by name.
     ///
@@ -531,6 +549,24 @@ impl<P: PlayableGame> BoardGameEngine for BoardEngine<P> {
 
     fn record(&self) -> String {
         self.game.record()
+    }
+
+    fn board(&self) -> String {
+        let mut fields = serde_json::Map::new();
+        fields.insert("game".into(), P::KIND.name().into());
+        let to_move = self.game.to_move().filter(|_| !self.game.is_over());
+        fields.insert("to_move".into(), color_field(to_move));
+        fields.insert("moves".into(), self.game.move_count().into());
+        let last = self
+            .game
+            .moves()
+            .last()
+            .map(|&index| self.game.move_text(index));
+        fields.insert("last_move".into(), last.into());
+        fields.insert("over".into(), self.game.is_over().into());
+        fields.insert("score".into(), self.game.final_score().into());
+        fields.extend(self.game.board_fields());
+        serde_json::Value::Object(fields).to_string()
     }
 
     fn set_search_parameter(&mut self, name: &str, value: &str) -> Result<(), String> {

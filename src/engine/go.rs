@@ -482,6 +482,30 @@ impl Engine {
         score_with(game, &status)
     }
 
+    /// The score of the current position with exactly the chains through `dead` removed as
+    /// dead (the players' agreement after two passes, which may differ from ishi's
+    /// proposal); seki as ishi judges it among the other stones. Capture Go scores as
+    /// [`Engine::final_score`].
+    pub fn score_with_dead(&mut self, dead: &[Point]) -> Score {
+        if self.game.capture_winner().is_some() {
+            return self.final_score();
+        }
+        let judged = self.final_status();
+        let board = self.game.board();
+        let mut status = StoneStatus::all_alive(board);
+        for &point in dead {
+            if board.stone(point).is_some() {
+                for stone in board.chain_stones(point) {
+                    status.dead[stone.index()] = true;
+                }
+            }
+        }
+        for (index, seki) in judged.seki.iter().enumerate() {
+            status.seki[index] = *seki && !status.dead[index];
+        }
+        score_with(&self.game, &status)
+    }
+
     /// Places handicap stones at the GTP specification's fixed points.
     ///
     /// # Errors

@@ -3,14 +3,14 @@
 //! search position; nothing of GTP.
 
 use crate::color::Color;
-use crate::engine::board_game::{score_text, GameOptions, MoveError, PlayableGame};
+use crate::engine::board_game::{color_field, score_text, GameOptions, MoveError, PlayableGame};
 use crate::engine::GameKind;
 use crate::margo::game::Game;
 use crate::margo::notation::{self, ParseMoveError};
 use crate::margo::perft::perft;
 use crate::margo::position::Position;
 use crate::margo::search::playout_settings;
-use crate::margo::{Move, DEFAULT_SIZE};
+use crate::margo::{Move, Point, DEFAULT_SIZE};
 use crate::search::domain::SearchGame;
 use crate::search::SearchParams;
 
@@ -122,6 +122,43 @@ impl PlayableGame for MargoGame {
 
     fn record(&self) -> String {
         notation::format_record(self.game.position().geometry(), self.game.history())
+    }
+
+    fn board_fields(&self) -> serde_json::Map<String, serde_json::Value> {
+        let position = self.game.position();
+        let geometry = position.geometry();
+        let zombies = position.zombies();
+        let balls: Vec<serde_json::Value> = (0..geometry.point_count())
+            .map(|index| Point(index as u16))
+            .filter_map(|point| {
+                let color = position.get(point)?;
+                let state = if position.is_buried(point) {
+                    "buried"
+                } else if zombies[point.index()] {
+                    "zombie"
+                } else {
+                    "free"
+                };
+                Some(serde_json::json!({
+                    "vertex": notation::format_point(geometry, point),
+                    "level": geometry.coordinates(point).level,
+                    "color": color_field(Some(color)),
+                    "state": state,
+                }))
+            })
+            .collect();
+        let [black, white] = position.ball_counts();
+        let swap = self
+            .game
+            .to_move()
+            .is_some_and(|color| self.game.check(color, Move::Swap).is_ok());
+        let mut fields = serde_json::Map::new();
+        fields.insert("size".into(), self.game.size().into());
+        fields.insert("grid".into(), geometry.grid_width().into());
+        fields.insert("balls".into(), balls.into());
+        fields.insert("counts".into(), serde_json::json!({"b": black, "w": white}));
+        fields.insert("swap".into(), swap.into());
+        fields
     }
 
     fn apply_options(&mut self, options: &GameOptions) {

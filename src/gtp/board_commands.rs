@@ -85,6 +85,10 @@ pub static BOARD_GAME_COMMANDS: &[Entry] = &[
         handler: final_score,
     },
     Entry {
+        name: "ishi-board",
+        handler: board,
+    },
+    Entry {
         name: "all_legal_moves",
         handler: all_legal_moves,
     },
@@ -218,6 +222,10 @@ fn undo(session: &mut Session, _: &[String]) -> Result<String, String> {
 
 fn showboard(session: &mut Session, _: &[String]) -> Result<String, String> {
     Ok(format!("\n{}", engine(session)?.showboard()))
+}
+
+fn board(session: &mut Session, _: &[String]) -> Result<String, String> {
+    Ok(engine(session)?.board())
 }
 
 fn final_score(session: &mut Session, _: &[String]) -> Result<String, String> {

@@ -5,7 +5,7 @@
 use crate::color::Color;
 use crate::engine::{Decision, Engine, GameKind, Level, SetupError, StatusKind};
 use crate::go::rules::board::IllegalMove;
-use crate::go::rules::point::{move_text, vertex_text, Move, Point};
+use crate::go::rules::point::{move_text, point_at, vertex_text, Move, Point};
 use crate::go::rules::rules::Rules;
 use crate::gtp::analyze::{self, Dialect};
 use crate::gtp::args::{self, SYNTAX_ERROR};
@@ -136,6 +136,14 @@ pub static COMMANDS: &[Entry] = &[
     Entry {
         name: "final_score",
         handler: final_score,
+    },
+    Entry {
+        name: "ishi-score_dead",
+        handler: ishi_score_dead,
+    },
+    Entry {
+        name: "ishi-board",
+        handler: ishi_board,
     },
     Entry {
         name: "final_status_list",
@@ -629,6 +637,67 @@ fn printsgf(session: &mut Session, arguments: &[String]) -> Result<String, Strin
 
 fn final_score(session: &mut Session, _: &[String]) -> Result<String, String> {
     Ok(session.engine.final_score().to_string())
+}
+
+/// `ishi-score_dead [VERTEX ...]`: the score with exactly the chains through the vertices
+/// dead (the players' agreement at the end of a game), as `final_score` writes it.
+fn ishi_score_dead(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    let size = session.engine.game().size();
+    let mut dead = Vec::with_capacity(arguments.len());
+    for index in 0..arguments.len() {
+        match args::vertex(arguments, index, size)? {
+            Move::Place(point) => dead.push(point),
+            Move::Pass => return Err(SYNTAX_ERROR.to_string()),
+        }
+    }
+    Ok(session.engine.score_with_dead(&dead).to_string())
+}
+
+/// `ishi-board`: the structured board as one line of JSON (`docs/board.md`): every stone by
+/// row from the top, side to move, last move, ko point, captures, passes, rules and komi.
+fn ishi_board(session: &mut Session, _: &[String]) -> Result<String, String> {
+    let game = session.engine.game();
+    let board = game.board();
+    let size = game.size();
+    let stones: Vec<String> = (0..size)
+        .rev()
+        .map(|row| {
+            (0..size)
+                .map(|column| match board.stone(point_at(column, row, size)) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                })
+                .collect()
+        })
+        .collect();
+    // After two passes play may go on (the players disagree on the dead stones): the side
+    // to move stays named; a capture game that has been won has none.
+    let won = game.capture_winner().is_some();
+    let over = game.both_passed() || won;
+    let to_move = (!won).then(|| game.to_move());
+    let last_move = game
+        .moves()
+        .last()
+        .map(|(_, chosen)| move_text(chosen, size));
+    let ko = to_move
+        .and_then(|color| board.ko_point_for(color))
+        .map(|point| vertex_text(point, size));
+    let view = serde_json::json!({
+        "game": "go",
+        "to_move": crate::engine::board_game::color_field(to_move),
+        "moves": game.move_count(),
+        "last_move": last_move,
+        "over": over,
+        "size": size,
+        "rules": game.rules().to_string(),
+        "komi": game.komi(),
+        "stones": stones,
+        "ko": ko,
+        "captures": {"b": board.captures(Color::Black), "w": board.captures(Color::White)},
+        "passes": game.consecutive_passes(),
+    });
+    Ok(view.to_string())
 }
 
 fn final_status_list(session: &mut Session, arguments: &[String]) -> Result<String, String> {
