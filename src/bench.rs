@@ -5,7 +5,8 @@
 //! run and as a share of what N bare loops at once (sharing nothing) give on this machine,
 //! as medians over rounds; plus a deterministic signature (best move and node count of
 //! a fixed single-threaded search) that must not change unless the search's behaviour does;
-//! then Margo's and Abalone's own lines (empty 6x6; the Belgian start, MCTS and alpha-beta).
+//! then the value network's evaluations per second per board size, and Margo's and Abalone's
+//! own lines (empty 6x6; the Belgian start, MCTS and alpha-beta).
 //! Knows only the games' public search APIs.
 
 use crate::color::Color;
@@ -288,6 +289,9 @@ pub fn bench_report(threads: usize, scale: f64, rounds: usize) -> String {
         report,
         "signature: 9x9 heavy, 10000 playouts, seed 1, 1 thread: best {best}, nodes {nodes}"
     );
+    for line in network_lines(scale) {
+        let _ = writeln!(report, "{line}");
+    }
     for line in crate::margo::search::bench_lines(threads, scale) {
         let _ = writeln!(report, "{line}");
     }
@@ -295,6 +299,60 @@ pub fn bench_report(threads: usize, scale: f64, rounds: usize) -> String {
         let _ = writeln!(report, "{line}");
     }
     report
+}
+
+/// Evaluations per second of the shipped policy and value networks on one thread, per board
+/// size, on a position a seeded light playout reaches after a quarter of the board's points,
+/// with the convolutions' arithmetic rate (two operations per multiply-add).
+pub fn network_lines(scale: f64) -> Vec<String> {
+    let mut lines = Vec::new();
+    let evaluations = ((2_000.0 * scale) as usize).max(20);
+    for size in [9usize, 13, 19] {
+        let mut board =
+            PlayoutBoard::from_board(&crate::go::rules::board::Board::new(size), Color::Black);
+        let mut random = Random::new(1);
+        let mut color = Color::Black;
+        for _ in 0..size * size / 4 {
+            let stride = board.stride();
+            let empty: Vec<usize> = (stride..stride * (size + 1))
+                .filter(|&point| {
+                    board.cell(point) == crate::go::search::board::EMPTY
+                        && board.is_legal(point, color)
+                        && !board.is_eye(point, color)
+                })
+                .collect();
+            if empty.is_empty() {
+                break;
+            }
+            board.play(empty[random.below(empty.len())], color);
+            color = color.opponent();
+        }
+        let points = size * size;
+        if let Some(network) = crate::go::search::value::shipped() {
+            let mut scratch = crate::go::search::value::ValueScratch::default();
+            let started = std::time::Instant::now();
+            let mut total = 0.0;
+            for _ in 0..evaluations {
+                total += network.win(&board, color, 7.5, &mut scratch);
+            }
+            std::hint::black_box(total);
+            let seconds = started.elapsed().as_secs_f64().max(1e-9);
+            let operations: usize = network
+                .shape
+                .trunk
+                .convolutions()
+                .iter()
+                .map(|layer| 2 * 9 * layer.inputs * layer.outputs * points)
+                .sum();
+            lines.push(format!(
+                "{size}x{size} value network, 1 thread: {:.0} evaluations/s ({:.0} us each, {:.2} GFLOP/s in the convolutions)",
+                evaluations as f64 / seconds,
+                seconds * 1e6 / evaluations as f64,
+                operations as f64 * evaluations as f64 / seconds / 1e9
+            ));
+        }
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -347,5 +405,9 @@ mod tests {
             assert!(report.contains(&line), "{report}");
         }
         assert!(report.contains("signature: 9x9 heavy"));
+        for size in ["9x9", "13x13", "19x19"] {
+            let line = format!("{size} value network, 1 thread: ");
+            assert!(report.contains(&line), "{report}");
+        }
     }
 }

@@ -64,6 +64,10 @@ struct Arguments {
     /// writes one; see models/README.md).
     #[arg(long, value_name = "FILE")]
     policy_network: Option<std::path::PathBuf>,
+    /// Go value network file to use in place of the shipped one (`ishi-train
+    /// --value-network` writes one; the search mixes it in with `--param value_weight=N`).
+    #[arg(long, value_name = "FILE")]
+    value_network: Option<std::path::PathBuf>,
     /// Answer GTP `version` with this text (e.g. 0.17 for Lizzie's Leela Zero check).
     #[arg(long)]
     report_version: Option<String>,
@@ -133,6 +137,12 @@ fn main() {
     if let Some(path) = &arguments.policy_network {
         if let Err(message) = ishi::go::search::network::use_file(path) {
             eprintln!("ishi: --policy-network {}: {message}", path.display());
+            std::process::exit(2);
+        }
+    }
+    if let Some(path) = &arguments.value_network {
+        if let Err(message) = ishi::go::search::value::use_file(path) {
+            eprintln!("ishi: --value-network {}: {message}", path.display());
             std::process::exit(2);
         }
     }

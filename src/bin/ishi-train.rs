@@ -1,7 +1,9 @@
 //! `ishi-train`: fits ishi's Go move model to teacher games and writes the weight file the
 //! engine ships (`models/go-moves.bin`). Holds out every k-th game of each file, reports the
 //! prediction figures of the model and of the hand-made priors on the held-out games, and
-//! can measure an existing weight file instead of fitting (`--evaluate`). A development
+//! can measure an existing weight file instead of fitting (`--evaluate`). `--network` trains
+//! the policy network, `--value-network` the value network (`--evaluate-network`,
+//! `--evaluate-value-network` measure one). A development
 //! tool, not the engine: its report goes to stdout. See `models/README.md`.
 
 use clap::Parser;
@@ -13,13 +15,15 @@ use ishi::go::learn::local::ShapeIndex;
 use ishi::go::learn::network_fit::{
     self, evaluate_network, network_sample, NetworkFigures, NetworkOptions, NetworkSample,
 };
-use ishi::go::learn::teacher::{read_games, replay, TeacherGame, TeacherPosition};
+use ishi::go::learn::teacher::{read_games, replay, replay_all, TeacherGame, TeacherPosition};
+use ishi::go::learn::value_fit::{self, evaluate_value, value_sample, ValueFigures, ValueSample};
 use ishi::go::search::board::NO_POINT;
 use ishi::go::search::features::{group_name, GROUP_COUNT};
 use ishi::go::search::move_model::{self, GroupWeights, MoveModel};
 use ishi::go::search::network::{NetworkScratch, PolicyNetwork};
 use ishi::go::search::patterns;
 use ishi::go::search::priors::{compute_priors, PriorScratch};
+use ishi::go::search::value::{ValueNetwork, ValueScratch};
 use ishi::search::SearchParams;
 use rayon::prelude::*;
 use std::io::Write;
@@ -104,6 +108,16 @@ struct Arguments {
     /// (the shipped network was trained with 2).
     #[arg(long, default_value_t = 2)]
     network_shards: usize,
+    /// Train the value network instead (the same --network-* dimensions and schedule),
+    /// writing it here.
+    #[arg(long)]
+    value_network: Option<PathBuf>,
+    /// Measure this value network on the held-out positions instead of training.
+    #[arg(long)]
+    evaluate_value_network: Option<PathBuf>,
+    /// Units of the value head's hidden layer.
+    #[arg(long, default_value_t = 32)]
+    value_hidden: usize,
 }
 
 fn describe(model: &MoveModel) {
@@ -205,6 +219,9 @@ fn run(arguments: &Arguments) -> Result<(), String> {
         training.len(),
         held_out.len()
     ));
+    if arguments.value_network.is_some() || arguments.evaluate_value_network.is_some() {
+        return run_value_network(arguments, &training, &held_out, started);
+    }
     if arguments.network.is_some() || arguments.evaluate_network.is_some() {
         return run_network(arguments, &training, &held_out, started);
     }
@@ -423,6 +440,139 @@ fn run_network(
     std::fs::write(&path, &bytes).map_err(|error| format!("{}: {error}", path.display()))?;
     say(&format!(
         "wrote {} ({} parameters, {} bytes) in {:.0} s",
+        path.display(),
+        network.parameters.len(),
+        bytes.len(),
+        started.elapsed().as_secs_f64()
+    ));
+    Ok(())
+}
+
+/// The value samples of every position of `games` of `size` that has the teacher's win
+/// probability.
+fn value_samples(games: &[TeacherGame], size: usize) -> Vec<ValueSample> {
+    games
+        .par_iter()
+        .filter(|game| game.size == size)
+        .flat_map_iter(|game| {
+            let mut samples = Vec::new();
+            replay_all(game, |position, _| {
+                if let Some(sample) = value_sample(&position) {
+                    samples.push(sample);
+                }
+            });
+            samples
+        })
+        .collect()
+}
+
+/// The mean time of one [`ValueNetwork::win`] call, as the engine makes it, over the first
+/// 2,000 positions of `games` of board `size`.
+fn value_evaluation_cost(network: &ValueNetwork, games: &[TeacherGame], size: usize) -> f64 {
+    let mut positions = Vec::new();
+    for game in games.iter().filter(|game| game.size == size) {
+        replay_all(game, |position, _| positions.push(position));
+        if positions.len() >= 2000 {
+            break;
+        }
+    }
+    let mut scratch = ValueScratch::default();
+    let started = Instant::now();
+    let mut total = 0.0;
+    for position in &positions {
+        total += network.win(&position.board, position.color, position.komi, &mut scratch);
+    }
+    std::hint::black_box(total);
+    started.elapsed().as_secs_f64() * 1e6 / positions.len().max(1) as f64
+}
+
+fn report_value(label: &str, figures: &ValueFigures) {
+    say(&format!("{label}: {}", figures.summary()));
+    for line in figures.calibration_lines() {
+        say(&line);
+    }
+}
+
+/// Trains (or measures) the value network.
+fn run_value_network(
+    arguments: &Arguments,
+    training: &[TeacherGame],
+    held_out: &[TeacherGame],
+    started: Instant,
+) -> Result<(), String> {
+    let size = arguments.network_size;
+    let test = value_samples(held_out, size);
+    if let Some(path) = &arguments.evaluate_value_network {
+        let bytes = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
+        let network = ValueNetwork::from_bytes(&bytes)?;
+        let predictions = value_fit::predict(&network, &test, size);
+        report_value(
+            &format!("held out {size}x{size}, value network {:?}", network.shape),
+            &evaluate_value(&predictions, &test),
+        );
+        say(&format!(
+            "one evaluation as the engine runs it: {:.1} microseconds (one thread)",
+            value_evaluation_cost(&network, held_out, size)
+        ));
+        return Ok(());
+    }
+    let samples = value_samples(training, size);
+    say(&format!(
+        "{} training positions, {} held out ({:.0} s)",
+        samples.len(),
+        test.len(),
+        started.elapsed().as_secs_f64()
+    ));
+    let options = NetworkOptions {
+        channels: arguments.network_channels,
+        blocks: arguments.network_blocks,
+        epochs: arguments.network_epochs,
+        batch: arguments.network_batch,
+        learning_rate: arguments.network_learning_rate,
+        weight_decay: arguments.network_weight_decay,
+        seed: arguments.seed,
+        shards: arguments.network_shards,
+    };
+    let path = arguments.value_network.clone().unwrap_or_default();
+    // A value network overfits its games' correlated positions within a few epochs: the
+    // epoch with the best held-out cross-entropy is the one kept (and written at once, so
+    // a long run can be stopped).
+    let mut best: Option<(f64, usize, ValueNetwork)> = None;
+    value_fit::train(
+        &samples,
+        size,
+        arguments.value_hidden,
+        &options,
+        |epoch, loss, network| {
+            let predictions = value_fit::predict(network, &test, size);
+            let figures = evaluate_value(&predictions, &test);
+            say(&format!(
+                "epoch {}: training cross-entropy {loss:.4}; held out: {} ({:.0} s)",
+                epoch + 1,
+                figures.summary(),
+                started.elapsed().as_secs_f64()
+            ));
+            if best
+                .as_ref()
+                .is_none_or(|(cross_entropy, _, _)| figures.cross_entropy < *cross_entropy)
+            {
+                let _ = std::fs::write(&path, network.to_bytes());
+                best = Some((figures.cross_entropy, epoch + 1, network.clone()));
+            }
+        },
+    );
+    let Some((_, epoch, network)) = best else {
+        return Err("no epoch ran (--network-epochs 0)".to_string());
+    };
+    let predictions = value_fit::predict(&network, &test, size);
+    report_value(
+        &format!("held out {size}x{size}, epoch {epoch} (the best)"),
+        &evaluate_value(&predictions, &test),
+    );
+    let bytes = network.to_bytes();
+    std::fs::write(&path, &bytes).map_err(|error| format!("{}: {error}", path.display()))?;
+    say(&format!(
+        "wrote {} (epoch {epoch}, {} parameters, {} bytes) in {:.0} s",
         path.display(),
         network.parameters.len(),
         bytes.len(),

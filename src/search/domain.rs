@@ -134,6 +134,18 @@ pub trait SearchGame: Send + Sync + Sized {
         false
     }
 
+    /// The probability that `player`, to move, wins from this position by the game's
+    /// learned judgement (a value network), or `None` when the game has none here. The
+    /// default has none.
+    fn evaluate(
+        &self,
+        _player: Color,
+        _settings: &Self::Settings,
+        _scratch: &mut Self::Scratch,
+    ) -> Option<f64> {
+        None
+    }
+
     /// Plays the position out with `player` first, appending each move (encoded with
     /// [`encode`]) to `sequence`, and scores the end.
     fn play_out(

@@ -125,6 +125,10 @@ search_params! {
     /// Go: the network's share, in percent, of the probability those priors use; the move
     /// model has the rest.
     prior_network_share: u32 = 100,
+    /// The value network's share, in percent, of the result a leaf backs up: the rest comes
+    /// from its playout (AlphaGo's λ mixing); 0 runs playouts alone. Games without a value
+    /// network (or Go's capture rules) always back up the playout.
+    value_weight: u32 = 0,
     /// Penalty (losses) for filling one's own eye shape.
     prior_eye: u32 = 40,
     /// Bonus (wins) for capturing a chain in atari.

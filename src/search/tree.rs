@@ -63,6 +63,23 @@ pub struct Node {
     /// The node's place among its siblings by prior value, 0 the best (set with the priors,
     /// in the node's padding): progressive widening opens the siblings in this order.
     pub rank: AtomicU16,
+    /// The game's learned value of the node's position, kept once asked (in the node's
+    /// padding: the leaf evaluation cache, moved with the node by tree reuse): 0 not yet
+    /// asked, else 1 + the probability that Black wins times [`VALUE_SCALE`].
+    pub value: AtomicU16,
+}
+
+/// The resolution of a node's kept value.
+pub const VALUE_SCALE: f64 = 65_534.0;
+
+/// A node's kept value for the probability `black_wins`.
+pub fn encode_value(black_wins: f64) -> u16 {
+    1 + (black_wins.clamp(0.0, 1.0) * VALUE_SCALE).round() as u16
+}
+
+/// The probability that Black wins of a kept value, `None` for 0 (not asked).
+pub fn decode_value(value: u16) -> Option<f64> {
+    (value > 0).then(|| f64::from(value - 1) / VALUE_SCALE)
 }
 
 /// The children keep the priors they were created with.
@@ -93,6 +110,8 @@ pub struct NodeStatistics {
     pub score_sum: i64,
     /// Place among the siblings by prior value (0 the best).
     pub rank: u16,
+    /// The kept value ([`Node::value`]).
+    pub value: u16,
 }
 
 impl Node {
@@ -108,6 +127,7 @@ impl Node {
             prior_wins: self.prior_wins.load(Relaxed),
             score_sum: self.score_sum.load(Relaxed),
             rank: self.rank.load(Relaxed),
+            value: self.value.load(Relaxed),
         }
     }
 
@@ -124,6 +144,7 @@ impl Node {
             prior_wins: self.prior_wins.load(Relaxed),
             score_sum: 0,
             rank: 0,
+            value: 0,
         }
     }
 
@@ -148,6 +169,7 @@ impl Node {
         self.prior_wins.store(numbers.prior_wins, Relaxed);
         self.score_sum.store(numbers.score_sum, Relaxed);
         self.rank.store(numbers.rank, Relaxed);
+        self.value.store(numbers.value, Relaxed);
     }
 }
 

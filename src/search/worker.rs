@@ -17,11 +17,11 @@ use crate::color::Color;
 use crate::search::domain::{encode, Outcome, Prior};
 use crate::search::domain::{SearchGame, PASS};
 use crate::search::params::SearchParams;
-use crate::search::random::Random;
+use crate::search::random::{threshold, Random};
 use crate::search::select::{fast_urgency, urgency, widening_limit, AmafWeights, Blend};
 use crate::search::tree::{
-    Node, Tree, EXPANDED, EXPANDING, LEAF, REFINED, REFINING, RESULT_SCALE, TERMINAL_LOSS,
-    TERMINAL_WIN, UNREFINED,
+    decode_value, encode_value, Node, Tree, EXPANDED, EXPANDING, LEAF, REFINED, REFINING,
+    RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN, UNREFINED,
 };
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 
@@ -305,9 +305,29 @@ impl<G: SearchGame> Worker<G> {
             color = color.opponent();
             index = child;
         }
+        let mut value = None;
         let outcome = match terminal {
             Some(outcome) => outcome,
             None => {
+                if params.value_weight > 0 {
+                    // Each node's position is evaluated once; its later visits as a leaf
+                    // (and the searches that reuse it) read the kept value.
+                    let node = tree.node(index);
+                    value = decode_value(node.value.load(Relaxed)).or_else(|| {
+                        let win = self.board.evaluate(
+                            color,
+                            &context.settings,
+                            &mut self.prior_scratch,
+                        )?;
+                        let black_wins = if color == Color::Black {
+                            win
+                        } else {
+                            1.0 - win
+                        };
+                        node.value.store(encode_value(black_wins), Relaxed);
+                        Some(black_wins)
+                    });
+                }
                 let outcome = self.board.play_out(
                     color,
                     &context.settings,
@@ -324,7 +344,7 @@ impl<G: SearchGame> Worker<G> {
                 }
             }
         };
-        self.back_up(context, &outcome, &urgencies);
+        self.back_up(context, &outcome, value, &urgencies);
     }
 
     /// Creates the children of the node at `index` (state [`EXPANDING`], owned by this
@@ -484,15 +504,41 @@ impl<G: SearchGame> Worker<G> {
         best
     }
 
-    /// Adds the result to every node of the path and the AMAF results to their children.
-    fn back_up(&mut self, context: &Context<G>, outcome: &Outcome, urgencies: &UrgencyParameters) {
+    /// Adds the result to every node of the path and the AMAF results to their children: the
+    /// playout's, mixed with `black_value` (the value network's probability that Black wins
+    /// at the leaf, when it was asked) at the `value_weight` share.
+    fn back_up(
+        &mut self,
+        context: &Context<G>,
+        outcome: &Outcome,
+        black_value: Option<f64>,
+        urgencies: &UrgencyParameters,
+    ) {
         let tree = context.tree;
         let exclusive = context.exclusive;
+        let black_result = match outcome.winner {
+            Some(Color::Black) => RESULT_SCALE,
+            Some(Color::White) => 0,
+            None => RESULT_SCALE / 2,
+        };
+        // The mixed result is rounded at random to a whole unit (a half win), up with the
+        // probability of its fraction: the tree keeps integer sums, and on average backs
+        // up the mixture itself.
+        let black_result = match black_value {
+            Some(value) => {
+                let share = f64::from(context.params.value_weight.min(100)) / 100.0;
+                let mixed = (1.0 - share) * f64::from(black_result)
+                    + share * value.clamp(0.0, 1.0) * f64::from(RESULT_SCALE);
+                let whole = mixed.floor();
+                let up = self.random.chance(threshold(mixed - whole));
+                (whole as u32 + u32::from(up)).min(RESULT_SCALE)
+            }
+            None => black_result,
+        };
         let result_for = |color: Color| -> u32 {
-            match outcome.winner {
-                Some(winner) if winner == color => RESULT_SCALE,
-                Some(_) => 0,
-                None => RESULT_SCALE / 2,
+            match color {
+                Color::Black => black_result,
+                Color::White => RESULT_SCALE - black_result,
             }
         };
         // GTP accepts any finite komi: cap the margin so that `komi 1e300` cannot overflow
@@ -740,6 +786,16 @@ mod tests {
             true
         }
 
+        /// An oracle value: the player to move wins exactly when the pile is not a multiple
+        /// of four.
+        fn evaluate(&self, _player: Color, _settings: &(), _scratch: &mut ()) -> Option<f64> {
+            Some(if self.stones.is_multiple_of(4) {
+                0.0
+            } else {
+                1.0
+            })
+        }
+
         fn play_out(
             &mut self,
             mut player: Color,
@@ -815,6 +871,66 @@ mod tests {
         let distance = (&workers[1] as *const Worker<Pile> as usize)
             - (&workers[0] as *const Worker<Pile> as usize);
         assert!(distance >= 128);
+    }
+
+    #[test]
+    fn leaf_values_are_mixed_into_the_results_at_their_weight() {
+        // With the oracle's value alone, and the root's children kept as leaves, every
+        // result is exact: a take that leaves a multiple of four has only won results
+        // (priors are kept apart), the others only lost ones.
+        let params = SearchParams {
+            equiv_rave: 20.0,
+            refine_visits: 0,
+            expand_visits: u32::MAX,
+            value_weight: 100,
+            ..SearchParams::default()
+        };
+        let tree = search(22, 2000, params.clone());
+        for child in tree.root().children().expect("the root was expanded") {
+            let node = tree.node(child);
+            let take = tree.point(child) as usize;
+            let visits = u64::from(node.visits.load(Relaxed));
+            let wins = u64::from(node.wins.load(Relaxed));
+            let expected = if (22 - take).is_multiple_of(4) {
+                visits * u64::from(RESULT_SCALE)
+            } else {
+                0
+            };
+            assert_eq!(wins, expected, "take {take}: {wins} of {visits} visits");
+        }
+        // Half from the value, half from the playout: the winning take's mean result lies
+        // between the playouts' alone and the oracle's.
+        let mean = |tree: &Tree| {
+            let child = tree
+                .root()
+                .children()
+                .expect("expanded")
+                .find(|&child| tree.point(child) == 2)
+                .expect("take 2");
+            let node = tree.node(child);
+            f64::from(node.wins.load(Relaxed))
+                / (f64::from(RESULT_SCALE) * f64::from(node.visits.load(Relaxed)))
+        };
+        let playouts_only = mean(&search(
+            22,
+            2000,
+            SearchParams {
+                value_weight: 0,
+                ..params.clone()
+            },
+        ));
+        let mixed = mean(&search(
+            22,
+            2000,
+            SearchParams {
+                value_weight: 50,
+                ..params
+            },
+        ));
+        assert!(
+            playouts_only < mixed && mixed < 1.0,
+            "{playouts_only} {mixed}"
+        );
     }
 
     #[test]

@@ -326,8 +326,55 @@ fn gradient(
         }
         gradient[head + channels] += logit;
     }
+    trunk_backward(
+        shape,
+        parameters,
+        activations,
+        points,
+        table,
+        TrunkBuffers {
+            trunk: trunk_gradient,
+            inner: inner_gradient,
+            pre: pre_gradient,
+            columns: column_gradient,
+        },
+        gradient,
+    );
+}
+
+/// The buffers of [`trunk_backward`], reused between calls.
+pub(crate) struct TrunkBuffers<'a> {
+    /// On entry the gradient of the trunk's output `[position * point][channel]`; spent.
+    pub trunk: &'a mut Vec<f32>,
+    /// Scratch.
+    pub inner: &'a mut Vec<f32>,
+    /// Scratch.
+    pub pre: &'a mut Vec<f32>,
+    /// Scratch.
+    pub columns: &'a mut Vec<f32>,
+}
+
+/// Adds to `gradient` the gradients of every convolution of the trunk (stem and blocks) of
+/// the last [`forward_trunk`](crate::go::search::network::forward_trunk) in `activations`,
+/// given the gradient of its output in `buffers.trunk`. Every head (policy, value) ends its
+/// own backward pass here.
+pub(crate) fn trunk_backward(
+    shape: &Shape,
+    parameters: &[f32],
+    activations: &Activations,
+    points: usize,
+    table: &[u16],
+    buffers: TrunkBuffers<'_>,
+    gradient: &mut [f32],
+) {
+    let TrunkBuffers {
+        trunk: trunk_gradient,
+        inner: inner_gradient,
+        pre: pre_gradient,
+        columns: column_gradient,
+    } = buffers;
     let layers = shape.convolutions();
-    inner_gradient.resize(rows * channels, 0.0);
+    inner_gradient.resize(trunk_gradient.len(), 0.0);
     for block in (0..shape.blocks).rev() {
         rectifier_backward(trunk_gradient, &activations.trunk[block + 1], pre_gradient);
         convolution_backward(
@@ -381,15 +428,7 @@ fn gradient(
 /// tenth of that (each block starts near the identity), zero biases.
 fn initial_parameters(shape: &Shape, random: &mut SmallRng) -> Vec<f32> {
     let mut parameters = vec![0.0; shape.parameter_count()];
-    for (index, layer) in shape.convolutions().iter().enumerate() {
-        let mut bound = (6.0 / (9 * layer.inputs) as f32).sqrt();
-        if index > 0 && index % 2 == 0 {
-            bound *= 0.1;
-        }
-        for weight in &mut parameters[layer.weights..layer.biases] {
-            *weight = random.gen_range(-bound..bound);
-        }
-    }
+    initial_trunk_parameters(shape, random, &mut parameters);
     let head = shape.head();
     let bound = (3.0 / shape.channels as f32).sqrt();
     for weight in &mut parameters[head..head + shape.channels] {
@@ -398,15 +437,47 @@ fn initial_parameters(shape: &Shape, random: &mut SmallRng) -> Vec<f32> {
     parameters
 }
 
-/// Splits `samples` into one shard per workspace and computes every shard's gradient in
-/// parallel; returns the summed loss and leaves the summed gradient in the first workspace.
-fn batch_gradient(
+/// Sets the trunk's convolutions in `parameters` (the first [`Shape::head`] of them):
+/// He-scaled uniform weights, the second convolution of each block a tenth of that (each
+/// block starts near the identity), zero biases.
+pub(crate) fn initial_trunk_parameters(
     shape: &Shape,
+    random: &mut SmallRng,
+    parameters: &mut [f32],
+) {
+    for (index, layer) in shape.convolutions().iter().enumerate() {
+        let mut bound = (6.0 / (9 * layer.inputs) as f32).sqrt();
+        if index > 0 && index % 2 == 0 {
+            bound *= 0.1;
+        }
+        for weight in &mut parameters[layer.weights..layer.biases] {
+            *weight = random.gen_range(-bound..bound);
+        }
+        parameters[layer.biases..layer.biases + layer.outputs].fill(0.0);
+    }
+}
+
+/// A shard's buffers, as the shared training loop sees them: where its computation leaves
+/// the summed loss and the gradient.
+pub(crate) trait ShardResult: Default + Send {
+    /// The loss and the gradient the last computation left.
+    fn result(&mut self) -> (&mut f64, &mut Vec<f32>);
+}
+
+impl ShardResult for Workspace {
+    fn result(&mut self) -> (&mut f64, &mut Vec<f32>) {
+        (&mut self.loss, &mut self.gradient)
+    }
+}
+
+/// Splits `samples` into one shard per workspace and runs `compute` (workspace, its samples,
+/// parameters, the batch's size) on every shard in parallel; returns the summed loss and
+/// leaves the summed gradient in the first workspace.
+fn batch_gradient<S: Sync, W: ShardResult>(
     parameters: &[f32],
-    points: usize,
-    table: &[u16],
-    samples: &[(&NetworkSample, &[u16])],
-    workspaces: &mut [Workspace],
+    samples: &[(&S, &[u16])],
+    workspaces: &mut [W],
+    compute: &(impl Fn(&mut W, &[(&S, &[u16])], &[f32], f32) + Sync),
 ) -> f64 {
     let shard = samples.len().div_ceil(workspaces.len()).max(1);
     let scale = samples.len() as f32;
@@ -416,17 +487,103 @@ fn batch_gradient(
         .for_each(|(index, workspace)| {
             let start = (index * shard).min(samples.len());
             let end = ((index + 1) * shard).min(samples.len());
-            assemble(&samples[start..end], points, workspace);
-            gradient(shape, parameters, points, table, scale, workspace);
+            compute(workspace, &samples[start..end], parameters, scale);
         });
     let (first, rest) = workspaces.split_at_mut(1);
-    for other in rest.iter() {
-        for (sum, value) in first[0].gradient.iter_mut().zip(&other.gradient) {
+    let (first_loss, first_gradient) = first[0].result();
+    for other in rest.iter_mut() {
+        let (loss, gradient) = other.result();
+        for (sum, value) in first_gradient.iter_mut().zip(gradient.iter()) {
             *sum += value;
         }
-        first[0].loss += other.loss;
+        *first_loss += *loss;
     }
-    first[0].loss
+    *first_loss
+}
+
+/// The training loop of every network: `options.epochs` passes over `samples` in a shuffled
+/// order, mini-batches of `options.batch` with one of the eight symmetries drawn per sample,
+/// each batch's gradient from `compute` over `options.shards` shards in parallel, AdamW with
+/// the step decaying linearly to a tenth. `report` gets the epoch, its mean training loss
+/// and the parameters after it.
+pub(crate) fn fit_network<S: Sync, W: ShardResult>(
+    samples: &[S],
+    board_size: usize,
+    options: &NetworkOptions,
+    random: &mut SmallRng,
+    parameters: &mut [f32],
+    compute: impl Fn(&mut W, &[(&S, &[u16])], &[f32], f32) + Sync,
+    mut report: impl FnMut(usize, f64, &[f32]),
+) {
+    let permutations = symmetries(board_size);
+    let mut optimiser = AdamW::new(parameters.len());
+    let mut workspaces: Vec<W> = (0..options.shards.max(1)).map(|_| W::default()).collect();
+    let mut order: Vec<usize> = (0..samples.len()).collect();
+    let steps_per_epoch = samples.len().div_ceil(options.batch.max(1));
+    let total_steps = (steps_per_epoch * options.epochs).max(1);
+    let mut step = 0usize;
+    for epoch in 0..options.epochs {
+        order.shuffle(random);
+        let mut loss = 0.0;
+        for batch in order.chunks(options.batch.max(1)) {
+            let chosen: Vec<(&S, &[u16])> = batch
+                .iter()
+                .map(|&index| {
+                    let symmetry = random.gen_range(0..8);
+                    (&samples[index], permutations[symmetry].as_slice())
+                })
+                .collect();
+            loss += batch_gradient(parameters, &chosen, &mut workspaces, &compute);
+            step += 1;
+            let progress = step as f32 / total_steps as f32;
+            let rate = options.learning_rate * (1.0 - 0.9 * progress);
+            let (_, gradient) = workspaces[0].result();
+            optimiser.step(parameters, gradient, rate, options.weight_decay);
+        }
+        report(epoch, loss / samples.len().max(1) as f64, parameters);
+    }
+}
+
+/// AdamW's state: the moment estimates of every parameter and the steps taken (β 0.9 and
+/// 0.999, ε 1e-8).
+pub(crate) struct AdamW {
+    first_moment: Vec<f32>,
+    second_moment: Vec<f32>,
+    steps: i32,
+}
+
+impl AdamW {
+    /// A fresh state for `count` parameters.
+    pub(crate) fn new(count: usize) -> AdamW {
+        AdamW {
+            first_moment: vec![0.0; count],
+            second_moment: vec![0.0; count],
+            steps: 0,
+        }
+    }
+
+    /// One step of size `rate` along `gradient`, with weight decay `weight_decay` relative
+    /// to the step size (decoupled from the moments).
+    pub(crate) fn step(
+        &mut self,
+        parameters: &mut [f32],
+        gradient: &[f32],
+        rate: f32,
+        weight_decay: f32,
+    ) {
+        let (beta1, beta2) = (0.9f32, 0.999f32);
+        self.steps += 1;
+        let correction1 = 1.0 - beta1.powi(self.steps);
+        let correction2 = 1.0 - beta2.powi(self.steps);
+        for (index, parameter) in parameters.iter_mut().enumerate() {
+            let g = gradient[index];
+            self.first_moment[index] = beta1 * self.first_moment[index] + (1.0 - beta1) * g;
+            self.second_moment[index] = beta2 * self.second_moment[index] + (1.0 - beta2) * g * g;
+            let m = self.first_moment[index] / correction1;
+            let v = self.second_moment[index] / correction2;
+            *parameter -= rate * (m / (v.sqrt() + 1e-8) + weight_decay * *parameter);
+        }
+    }
 }
 
 /// Trains a network on `samples` (all of one board size), calling `report` with the epoch
@@ -445,60 +602,26 @@ pub fn train(
     };
     let points = board_size * board_size;
     let table = neighbour_table(board_size);
-    let permutations = symmetries(board_size);
     let mut random = SmallRng::seed_from_u64(options.seed);
     let mut parameters = initial_parameters(&shape, &mut random);
-    let mut first_moment = vec![0.0f32; parameters.len()];
-    let mut second_moment = vec![0.0f32; parameters.len()];
-    let mut workspaces: Vec<Workspace> = (0..options.shards.max(1))
-        .map(|_| Workspace::default())
-        .collect();
-    let mut order: Vec<usize> = (0..samples.len()).collect();
-    let steps_per_epoch = samples.len().div_ceil(options.batch.max(1));
-    let total_steps = (steps_per_epoch * options.epochs).max(1);
-    let mut step = 0usize;
-    let (beta1, beta2) = (0.9f32, 0.999f32);
-    for epoch in 0..options.epochs {
-        order.shuffle(&mut random);
-        let mut loss = 0.0;
-        for batch in order.chunks(options.batch.max(1)) {
-            let chosen: Vec<(&NetworkSample, &[u16])> = batch
-                .iter()
-                .map(|&index| {
-                    let symmetry = random.gen_range(0..8);
-                    (&samples[index], permutations[symmetry].as_slice())
-                })
-                .collect();
-            loss += batch_gradient(
-                &shape,
-                &parameters,
-                points,
-                &table,
-                &chosen,
-                &mut workspaces,
-            );
-            step += 1;
-            let progress = step as f32 / total_steps as f32;
-            let rate = options.learning_rate * (1.0 - 0.9 * progress);
-            let correction1 = 1.0 - beta1.powi(step as i32);
-            let correction2 = 1.0 - beta2.powi(step as i32);
-            let gradient = &workspaces[0].gradient;
-            for index in 0..parameters.len() {
-                let g = gradient[index];
-                first_moment[index] = beta1 * first_moment[index] + (1.0 - beta1) * g;
-                second_moment[index] = beta2 * second_moment[index] + (1.0 - beta2) * g * g;
-                let m = first_moment[index] / correction1;
-                let v = second_moment[index] / correction2;
-                parameters[index] -=
-                    rate * (m / (v.sqrt() + 1e-8) + options.weight_decay * parameters[index]);
-            }
-        }
-        let network = PolicyNetwork {
-            shape,
-            parameters: parameters.clone(),
-        };
-        report(epoch, loss / samples.len().max(1) as f64, &network);
-    }
+    fit_network(
+        samples,
+        board_size,
+        options,
+        &mut random,
+        &mut parameters,
+        |workspace: &mut Workspace, shard, parameters, scale| {
+            assemble(shard, points, workspace);
+            gradient(&shape, parameters, points, &table, scale, workspace);
+        },
+        |epoch, loss, parameters| {
+            let network = PolicyNetwork {
+                shape,
+                parameters: parameters.to_vec(),
+            };
+            report(epoch, loss, &network);
+        },
+    );
     PolicyNetwork { shape, parameters }
 }
 

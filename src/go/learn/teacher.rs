@@ -5,6 +5,9 @@
 //! positions: the playout board before each move, the candidates the search would consider
 //! (legal, not filling an own eye, and pass) and the teacher's probability of each.
 //!
+//! A game may also carry the teacher's `white_win` (its probability that White wins, one per
+//! position) and its `komi` (7.5 when absent): the value network's targets.
+//!
 //! Replays use simple ko with suicide forbidden (the teacher's rules); a game stops at the
 //! first move that is illegal there. Knows the rules core, the playout board and JSON; nothing
 //! of features or fitting.
@@ -31,6 +34,11 @@ pub struct TeacherGame {
     /// The teacher's distribution before each move: size * size points row by row from the
     /// top-left, then pass, in thousandths.
     pub policy: Vec<Vec<u16>>,
+    /// White's komi.
+    pub komi: f64,
+    /// The teacher's probability that White wins, before each move (empty when the file
+    /// has none).
+    pub white_win: Vec<f32>,
 }
 
 /// One position for training: the board, the candidates and the teacher's view of them.
@@ -45,6 +53,10 @@ pub struct TeacherPosition {
     pub targets: Vec<f32>,
     /// The index of the move the teacher played among the candidates, if it is one.
     pub played: Option<usize>,
+    /// White's komi.
+    pub komi: f64,
+    /// The teacher's probability that the player to move wins, when the file gives it.
+    pub win: Option<f32>,
 }
 
 /// Reads every game of a JSON-lines file, gzip'd when its name ends in `.gz`.
@@ -114,11 +126,30 @@ pub fn parse_game(line: &str) -> Result<TeacherGame, String> {
                 .collect()
         })
         .collect::<Result<Vec<Vec<u16>>, String>>()?;
+    let komi = match &value["komi"] {
+        Value::Null => 7.5,
+        komi => komi.as_f64().ok_or("komi is not a number")?,
+    };
+    let white_win = match &value["white_win"] {
+        Value::Null => Vec::new(),
+        Value::Array(items) => items
+            .iter()
+            .map(|item| {
+                item.as_f64()
+                    .filter(|probability| (0.0..=1.0).contains(probability))
+                    .map(|probability| probability as f32)
+                    .ok_or_else(|| "a white_win entry is not a probability".to_string())
+            })
+            .collect::<Result<Vec<f32>, String>>()?,
+        _ => return Err("white_win is not a list".to_string()),
+    };
     Ok(TeacherGame {
         size,
         handicap,
         moves,
         policy,
+        komi,
+        white_win,
     })
 }
 
@@ -136,6 +167,17 @@ fn policy_index(point: usize, size: usize) -> usize {
 /// position whose candidates hold less than half of the teacher's probability is skipped
 /// (the teacher wanted a move the search never lists).
 pub fn replay(game: &TeacherGame, mut visit: impl FnMut(TeacherPosition)) {
+    replay_all(game, |position, covered| {
+        if covered {
+            visit(position);
+        }
+    });
+}
+
+/// Replays `game` and hands every position with a policy row to `visit` (in order), with
+/// whether its candidates hold at least half of the teacher's probability (the targets are
+/// normalised over the candidates either way, all zero when they hold none).
+pub fn replay_all(game: &TeacherGame, mut visit: impl FnMut(TeacherPosition, bool)) {
     let size = game.size;
     let mut board = Board::new(size);
     for stone in &game.handicap {
@@ -179,18 +221,27 @@ pub fn replay(game: &TeacherGame, mut visit: impl FnMut(TeacherPosition)) {
                 .iter()
                 .position(|&candidate| candidate as usize == point.index()),
         };
-        if total >= 500.0 {
+        if total > 0.0 {
             for target in targets.iter_mut() {
                 *target /= total;
             }
-            visit(TeacherPosition {
+        }
+        let win = game.white_win.get(index).map(|&white| match color {
+            Color::White => white,
+            Color::Black => 1.0 - white,
+        });
+        visit(
+            TeacherPosition {
                 board: playout,
                 color,
                 candidates,
                 targets,
                 played: played_index,
-            });
-        }
+                komi: game.komi,
+                win,
+            },
+            total >= 500.0,
+        );
         if board.try_play(played, color, false).is_err() {
             break;
         }
@@ -210,7 +261,7 @@ mod tests {
         let mut policy_b = vec![0u16; 26];
         policy_b[25] = 1000; // pass
         let line = format!(
-            r#"{{"size":5,"komi":7.5,"moves":["C3","pass"],"policy":[{:?},{:?}]}}"#,
+            r#"{{"size":5,"komi":6.5,"moves":["C3","pass"],"policy":[{:?},{:?}],"white_win":[0.25,0.5]}}"#,
             policy_a, policy_b
         );
         let game = parse_game(&line).unwrap();
@@ -231,6 +282,8 @@ mod tests {
             .unwrap();
         assert!((first.targets[corner] - 0.1).abs() < 1e-6);
         assert_eq!(positions[1].color, Color::White);
+        assert_eq!((first.komi, first.win), (6.5, Some(0.75)));
+        assert_eq!(positions[1].win, Some(0.5));
         assert_eq!(positions[1].played, Some(positions[1].candidates.len() - 1));
         assert!(parse_game(r#"{"size":5,"moves":["Z9"],"policy":[]}"#).is_err());
     }

@@ -1,5 +1,6 @@
-//! The engine's forward pass of the policy network: each 3x3 convolution summed directly over
-//! the neighbours, without the unfolding and the general matrix product that training uses
+//! The engine's forward pass of the networks' trunk (the policy network's, with its head
+//! here, and the value network's): each 3x3 convolution summed directly over the neighbours,
+//! without the unfolding and the general matrix product that training uses
 //! ([`crate::go::search::network::forward`]).
 //!
 //! A convolution with 32 outputs (the shipped network's width) runs three points at a time:
@@ -14,7 +15,7 @@
 //!
 //! Knows the network's layout ([`Shape`]), nothing of boards or the tree.
 
-use crate::go::search::network::{forward, Activations, Shape};
+use crate::go::search::network::{forward, forward_trunk, Activations, Shape};
 
 /// The output width the direct kernel is built for.
 const WIDTH: usize = 32;
@@ -75,6 +76,42 @@ pub fn logits(
         logits.extend_from_slice(&inference.fallback.logits);
         return;
     }
+    let top = trunk(shape, parameters, input, points, table, inference);
+    let head = shape.head();
+    let head_weights = &parameters[head..head + WIDTH];
+    let head_bias = parameters[head + WIDTH];
+    logits.clear();
+    logits.extend(top.chunks_exact(WIDTH).map(|row| {
+        row.iter()
+            .zip(head_weights)
+            .map(|(value, weight)| value * weight)
+            .sum::<f32>()
+            + head_bias
+    }));
+}
+
+/// The trunk's output (stem and residual blocks) for one position, `[point][channel]`: what
+/// every head reads. Summed directly over the neighbours for the kernel's width, else by the
+/// training's forward pass.
+pub fn trunk<'a>(
+    shape: &Shape,
+    parameters: &[f32],
+    input: &[f32],
+    points: usize,
+    table: &[u16],
+    inference: &'a mut Inference,
+) -> &'a [f32] {
+    if shape.channels != WIDTH {
+        forward_trunk(
+            shape,
+            parameters,
+            input,
+            points,
+            table,
+            &mut inference.fallback,
+        );
+        return &inference.fallback.trunk[shape.blocks][..points * shape.channels];
+    }
     if inference.neighbours_points != points || inference.neighbours_size != table.len() {
         inference.neighbours = neighbour_rows(table, points);
         inference.neighbours_points = points;
@@ -134,21 +171,7 @@ pub fn logits(
         );
         std::mem::swap(&mut inference.trunk, &mut inference.next);
     }
-    let head = shape.head();
-    let head_weights = &parameters[head..head + WIDTH];
-    let head_bias = parameters[head + WIDTH];
-    logits.clear();
-    logits.extend(
-        inference.trunk[..points * WIDTH]
-            .chunks_exact(WIDTH)
-            .map(|row| {
-                row.iter()
-                    .zip(head_weights)
-                    .map(|(value, weight)| value * weight)
-                    .sum::<f32>()
-                    + head_bias
-            }),
-    );
+    &inference.trunk[..points * WIDTH]
 }
 
 /// What a convolution reads: its weights `[offset][input][output]` and biases, the input

@@ -263,6 +263,39 @@ pub fn forward(
     table: &[u16],
     activations: &mut Activations,
 ) {
+    forward_trunk(shape, parameters, input, points, table, activations);
+    let rows = activations.positions * points;
+    let head = shape.head();
+    let head_weights = &parameters[head..head + shape.channels];
+    let head_bias = parameters[head + shape.channels];
+    resize(&mut activations.logits, rows);
+    multiply(
+        rows,
+        shape.channels,
+        1,
+        &activations.trunk[shape.blocks],
+        false,
+        head_weights,
+        false,
+        &mut activations.logits,
+        false,
+    );
+    for logit in activations.logits.iter_mut() {
+        *logit += head_bias;
+    }
+}
+
+/// Runs the stem and the residual blocks of `shape` over `input` (`[position][point]
+/// [shape.inputs]`), leaving the trunk's output in `activations.trunk[shape.blocks]`; every
+/// head (the policy's here, the value network's) reads it.
+pub fn forward_trunk(
+    shape: &Shape,
+    parameters: &[f32],
+    input: &[f32],
+    points: usize,
+    table: &[u16],
+    activations: &mut Activations,
+) {
     let positions = input.len() / (points * shape.inputs);
     let rows = positions * points;
     let layers = shape.convolutions();
@@ -314,24 +347,6 @@ pub fn forward(
             &mut after[0],
             Some(trunk_in),
         );
-    }
-    let head = shape.head();
-    let head_weights = &parameters[head..head + shape.channels];
-    let head_bias = parameters[head + shape.channels];
-    resize(&mut activations.logits, rows);
-    multiply(
-        rows,
-        shape.channels,
-        1,
-        &activations.trunk[shape.blocks],
-        false,
-        head_weights,
-        false,
-        &mut activations.logits,
-        false,
-    );
-    for logit in activations.logits.iter_mut() {
-        *logit += head_bias;
     }
 }
 

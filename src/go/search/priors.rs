@@ -21,6 +21,7 @@ use crate::go::search::move_model::{self, MoveModel};
 use crate::go::search::network::{self, NetworkScratch};
 use crate::go::search::patterns::PatternTable;
 use crate::go::search::playout::{new_liberties, self_atari_size};
+use crate::go::search::value::ValueScratch;
 use crate::search::domain::Prior;
 use crate::search::params::SearchParams;
 use crate::search::tree::RESULT_SCALE;
@@ -35,6 +36,8 @@ pub struct PriorScratch {
     network_probabilities: Vec<f32>,
     model_probabilities: Vec<f32>,
     network: NetworkScratch,
+    /// The value network's buffers (the leaf evaluations share this scratch).
+    pub(crate) value: ValueScratch,
 }
 
 impl Default for PriorScratch {
@@ -48,6 +51,7 @@ impl Default for PriorScratch {
             network_probabilities: Vec::new(),
             model_probabilities: Vec::new(),
             network: NetworkScratch::default(),
+            value: ValueScratch::default(),
         }
     }
 }

@@ -8,6 +8,7 @@ use crate::go::search::board::{PlayoutBoard, BLACK, CAPACITY, EMPTY, NO_POINT, W
 use crate::go::search::patterns;
 use crate::go::search::playout::{play_out, PlayoutSettings};
 use crate::go::search::priors::{compute_network_priors, compute_priors, PriorScratch};
+use crate::go::search::value;
 use crate::search::domain::SearchGame;
 use crate::search::domain::{Outcome, Prior};
 use crate::search::params::SearchParams;
@@ -102,6 +103,24 @@ impl SearchGame for PlayoutBoard {
             moves,
             priors,
         )
+    }
+
+    fn evaluate(
+        &self,
+        player: Color,
+        settings: &PlayoutSettings,
+        scratch: &mut PriorScratch,
+    ) -> Option<f64> {
+        if settings.capture_target.is_some() {
+            return None;
+        }
+        let network = value::shipped()?;
+        Some(f64::from(network.win(
+            self,
+            player,
+            settings.komi,
+            &mut scratch.value,
+        )))
     }
 
     #[inline(always)]

@@ -1,0 +1,31 @@
+# The value network mixed into the leaf results (--param value_weight, models/README.md):
+# the shipped network loads, the search plays, and deterministic mode still repeats (the
+# genmove after reg_genmove reuses its tree, so it may choose otherwise).
+# ishi-args: --param value_weight=50 --playouts 400
+
+1 ishi-param
+#? [.*\[string\] value_weight 50.*]
+play b E5
+2 reg_genmove w
+#? [C5]
+3 genmove w
+#? [D3]
+play b C3
+4 genmove w
+#? [D4]
+# 13x13 and 19x19: the same weights run on every size.
+boardsize 13
+play b G7
+5 genmove w
+#? [!pass]
+boardsize 19
+play b Q16
+6 genmove w
+#? [!pass]
+# Capture Go has no value network: playouts alone.
+kgs-rules chinese
+ishi-capture_target 1
+boardsize 7
+play b D4
+7 genmove w
+#? [!pass]

@@ -1,0 +1,617 @@
+//! Training the value network of [`crate::go::search::value`] on teacher positions: the
+//! samples (feature planes, komi, the teacher's win probability for the player to move), the
+//! backward pass of the pooled head into the trunk's (shared with the policy network's
+//! training, [`network_fit::trunk_backward`]), and AdamW over mini-batches with a random one
+//! of the eight board symmetries per sample. The loss is the cross-entropy against the
+//! teacher's probability (a soft target: distillation, not game results). Like the policy
+//! network's, a run repeats exactly for a given seed and shard count on a given processor.
+//! Knows the teacher positions and the networks; nothing of the tree.
+
+use crate::go::learn::network_fit::{
+    self, fit_network, initial_trunk_parameters, NetworkOptions, ShardResult, TrunkBuffers,
+};
+use crate::go::learn::teacher::TeacherPosition;
+use crate::go::search::network::INPUT_PLANES;
+use crate::go::search::network::{encode, forward_trunk, neighbour_table, Activations, Shape};
+use crate::go::search::value::{
+    head_forward, logistic, HeadActivations, HeadLayout, ValueNetwork, ValueShape, KOMI_SCALE,
+    VALUE_PLANES,
+};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+
+/// One training position.
+pub struct ValueSample {
+    /// The policy network's feature planes `[point][INPUT_PLANES]` as 0 or 1 (no candidates).
+    pub planes: Vec<u8>,
+    /// The komi plane's value: komi from the mover's side over [`KOMI_SCALE`].
+    pub komi: f32,
+    /// The teacher's probability that the player to move wins.
+    pub target: f32,
+}
+
+/// The sample of a teacher position, `None` when the teacher gave no win probability.
+pub fn value_sample(position: &TeacherPosition) -> Option<ValueSample> {
+    let target = position.win?;
+    let size = position.board.size();
+    let mut planes = vec![0.0; size * size * INPUT_PLANES];
+    encode(&position.board, position.color, &[], &mut planes);
+    let komi = match position.color {
+        crate::color::Color::White => position.komi as f32,
+        crate::color::Color::Black => -position.komi as f32,
+    } / KOMI_SCALE;
+    Some(ValueSample {
+        planes: planes.iter().map(|&value| value as u8).collect(),
+        komi,
+        target,
+    })
+}
+
+/// One shard's buffers.
+#[derive(Default)]
+struct Workspace {
+    input: Vec<f32>,
+    targets: Vec<f32>,
+    activations: Activations,
+    head: HeadActivations,
+    trunk_gradient: Vec<f32>,
+    inner_gradient: Vec<f32>,
+    pre_gradient: Vec<f32>,
+    column_gradient: Vec<f32>,
+    feature_gradient: Vec<f32>,
+    hidden_gradient: Vec<f32>,
+    gradient: Vec<f32>,
+    loss: f64,
+}
+
+/// Fills the workspace's input from samples under symmetries.
+fn assemble(samples: &[(&ValueSample, &[u16])], points: usize, workspace: &mut Workspace) {
+    workspace.input.clear();
+    workspace
+        .input
+        .resize(samples.len() * points * VALUE_PLANES, 0.0);
+    workspace.targets.clear();
+    for (position, (sample, permutation)) in samples.iter().enumerate() {
+        for point in 0..points {
+            let to = (position * points + permutation[point] as usize) * VALUE_PLANES;
+            for plane in 0..INPUT_PLANES {
+                workspace.input[to + plane] =
+                    f32::from(sample.planes[point * INPUT_PLANES + plane]);
+            }
+            workspace.input[to + INPUT_PLANES] = sample.komi;
+        }
+        workspace.targets.push(sample.target);
+    }
+}
+
+/// The cross-entropy of a probability against a soft target (its logit given, for a stable
+/// logarithm).
+fn cross_entropy(logit: f32, target: f32) -> f64 {
+    let logit = f64::from(logit);
+    let target = f64::from(target);
+    // -t ln σ(z) - (1 - t) ln(1 - σ(z)) = softplus(z) - t z
+    let softplus = if logit > 0.0 {
+        logit + (-logit).exp().ln_1p()
+    } else {
+        logit.exp().ln_1p()
+    };
+    softplus - target * logit
+}
+
+/// Adds the head's gradients for one position into `gradient` and its trunk gradient into
+/// `trunk_gradient` (`[point][channel]` of that position), given the gradient of the logit.
+#[allow(clippy::too_many_arguments)]
+fn head_backward(
+    layout: &HeadLayout,
+    parameters: &[f32],
+    head: &HeadActivations,
+    logit_gradient: f32,
+    points: usize,
+    feature_gradient: &mut Vec<f32>,
+    hidden_gradient: &mut Vec<f32>,
+    gradient: &mut [f32],
+    trunk_gradient: &mut [f32],
+) {
+    let channels = layout.features / 2;
+    gradient[layout.output_bias] += logit_gradient;
+    hidden_gradient.clear();
+    for unit in 0..layout.hidden {
+        gradient[layout.output_weights + unit] += logit_gradient * head.hidden[unit];
+        hidden_gradient.push(if head.hidden[unit] > 0.0 {
+            logit_gradient * parameters[layout.output_weights + unit]
+        } else {
+            0.0
+        });
+    }
+    feature_gradient.clear();
+    feature_gradient.resize(layout.features, 0.0);
+    for (unit, &value) in hidden_gradient.iter().enumerate() {
+        gradient[layout.hidden_biases + unit] += value;
+    }
+    for (feature, feature_value) in head.features.iter().enumerate() {
+        let row = layout.hidden_weights + feature * layout.hidden;
+        let mut sum = 0.0;
+        for (unit, &value) in hidden_gradient.iter().enumerate() {
+            gradient[row + unit] += feature_value * value;
+            sum += parameters[row + unit] * value;
+        }
+        feature_gradient[feature] = sum;
+    }
+    for point in 0..points {
+        for channel in 0..channels {
+            trunk_gradient[point * channels + channel] += feature_gradient[channel] / points as f32;
+        }
+    }
+    for channel in 0..channels {
+        let point = head.maximum_points[channel];
+        trunk_gradient[point * channels + channel] += feature_gradient[channels + channel];
+    }
+}
+
+/// The summed cross-entropy of the workspace's samples and, into `workspace.gradient`, its
+/// gradient with respect to every parameter, divided by `scale` (the whole batch's size).
+fn gradient(
+    shape: &ValueShape,
+    parameters: &[f32],
+    points: usize,
+    table: &[u16],
+    scale: f32,
+    workspace: &mut Workspace,
+) {
+    let Workspace {
+        input,
+        targets,
+        activations,
+        head,
+        trunk_gradient,
+        inner_gradient,
+        pre_gradient,
+        column_gradient,
+        feature_gradient,
+        hidden_gradient,
+        gradient,
+        loss,
+    } = workspace;
+    gradient.clear();
+    gradient.resize(parameters.len(), 0.0);
+    *loss = 0.0;
+    if input.is_empty() {
+        return;
+    }
+    let trunk = &shape.trunk;
+    forward_trunk(trunk, parameters, input, points, table, activations);
+    let layout = shape.head();
+    let channels = trunk.channels;
+    let top = &activations.trunk[trunk.blocks];
+    trunk_gradient.clear();
+    trunk_gradient.resize(top.len(), 0.0);
+    for (position, &target) in targets.iter().enumerate() {
+        let rows = position * points * channels..(position + 1) * points * channels;
+        head_forward(&layout, parameters, &top[rows.clone()], points, head);
+        *loss += cross_entropy(head.logit, target);
+        let logit_gradient = (logistic(head.logit) - target) / scale;
+        head_backward(
+            &layout,
+            parameters,
+            head,
+            logit_gradient,
+            points,
+            feature_gradient,
+            hidden_gradient,
+            gradient,
+            &mut trunk_gradient[rows],
+        );
+    }
+    network_fit::trunk_backward(
+        trunk,
+        parameters,
+        activations,
+        points,
+        table,
+        TrunkBuffers {
+            trunk: trunk_gradient,
+            inner: inner_gradient,
+            pre: pre_gradient,
+            columns: column_gradient,
+        },
+        gradient,
+    );
+}
+
+/// Initial parameters: the trunk's as the policy network's; the head's weights uniform at
+/// He scale, biases zero.
+fn initial_parameters(shape: &ValueShape, random: &mut SmallRng) -> Vec<f32> {
+    let mut parameters = vec![0.0; shape.parameter_count()];
+    initial_trunk_parameters(&shape.trunk, random, &mut parameters);
+    let layout = shape.head();
+    let bound = (6.0 / layout.features as f32).sqrt();
+    for weight in &mut parameters[layout.hidden_weights..layout.hidden_biases] {
+        *weight = random.gen_range(-bound..bound);
+    }
+    let bound = (3.0 / layout.hidden as f32).sqrt();
+    for weight in &mut parameters[layout.output_weights..layout.output_bias] {
+        *weight = random.gen_range(-bound..bound);
+    }
+    parameters
+}
+
+impl ShardResult for Workspace {
+    fn result(&mut self) -> (&mut f64, &mut Vec<f32>) {
+        (&mut self.loss, &mut self.gradient)
+    }
+}
+
+/// Trains a value network of `hidden` head units on `samples` (all of one board size),
+/// calling `report` with the epoch, its mean training cross-entropy and the network after
+/// each epoch.
+pub fn train(
+    samples: &[ValueSample],
+    board_size: usize,
+    hidden: usize,
+    options: &NetworkOptions,
+    mut report: impl FnMut(usize, f64, &ValueNetwork),
+) -> ValueNetwork {
+    let shape = ValueShape {
+        trunk: Shape {
+            inputs: VALUE_PLANES,
+            channels: options.channels,
+            blocks: options.blocks,
+            board_size,
+        },
+        hidden,
+    };
+    let points = board_size * board_size;
+    let table = neighbour_table(board_size);
+    let mut random = SmallRng::seed_from_u64(options.seed);
+    let mut parameters = initial_parameters(&shape, &mut random);
+    fit_network(
+        samples,
+        board_size,
+        options,
+        &mut random,
+        &mut parameters,
+        |workspace: &mut Workspace, shard, parameters, scale| {
+            assemble(shard, points, workspace);
+            gradient(&shape, parameters, points, &table, scale, workspace);
+        },
+        |epoch, loss, parameters| {
+            let network = ValueNetwork {
+                shape,
+                parameters: parameters.to_vec(),
+            };
+            report(epoch, loss, &network);
+        },
+    );
+    ValueNetwork { shape, parameters }
+}
+
+/// The network's win probability for each sample (identity symmetry), in parallel.
+pub fn predict(network: &ValueNetwork, samples: &[ValueSample], size: usize) -> Vec<f32> {
+    let points = size * size;
+    let table = neighbour_table(size);
+    let identity: Vec<u16> = (0..points as u16).collect();
+    samples
+        .par_chunks(256)
+        .flat_map_iter(|chunk| {
+            let mut workspace = Workspace::default();
+            let chosen: Vec<(&ValueSample, &[u16])> = chunk
+                .iter()
+                .map(|sample| (sample, identity.as_slice()))
+                .collect();
+            assemble(&chosen, points, &mut workspace);
+            let trunk = &network.shape.trunk;
+            forward_trunk(
+                trunk,
+                &network.parameters,
+                &workspace.input,
+                points,
+                &table,
+                &mut workspace.activations,
+            );
+            let layout = network.shape.head();
+            let top = &workspace.activations.trunk[trunk.blocks];
+            let width = points * trunk.channels;
+            (0..chunk.len())
+                .map(|position| {
+                    head_forward(
+                        &layout,
+                        &network.parameters,
+                        &top[position * width..(position + 1) * width],
+                        points,
+                        &mut workspace.head,
+                    );
+                    logistic(workspace.head.logit)
+                })
+                .collect::<Vec<f32>>()
+        })
+        .collect()
+}
+
+/// Held-out figures of a value network against the teacher.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ValueFigures {
+    /// Positions measured.
+    pub positions: usize,
+    /// Mean cross-entropy against the teacher's probability (nats).
+    pub cross_entropy: f64,
+    /// The teacher's own mean entropy: the cross-entropy's floor (their difference is the
+    /// mean KL divergence).
+    pub teacher_entropy: f64,
+    /// The cross-entropy of always answering the mean target (the floor of knowing nothing).
+    pub constant_cross_entropy: f64,
+    /// Mean squared error of the probability.
+    pub squared_error: f64,
+    /// Share of positions where network and teacher agree on who is ahead (both above or
+    /// both below one half; positions the teacher calls within 0.45..0.55 left out).
+    pub agreement: f64,
+    /// Calibration: per tenth of the network's probability, (positions, mean network
+    /// probability, mean teacher probability).
+    pub calibration: Vec<(usize, f64, f64)>,
+}
+
+/// The entropy of a probability, in nats.
+fn entropy(probability: f64) -> f64 {
+    let mut total = 0.0;
+    for value in [probability, 1.0 - probability] {
+        if value > 0.0 {
+            total -= value * value.ln();
+        }
+    }
+    total
+}
+
+/// Measures `predictions` against the samples' targets.
+pub fn evaluate_value(predictions: &[f32], samples: &[ValueSample]) -> ValueFigures {
+    let count = predictions.len().min(samples.len());
+    if count == 0 {
+        return ValueFigures::default();
+    }
+    let mean_target = samples[..count]
+        .iter()
+        .map(|sample| f64::from(sample.target))
+        .sum::<f64>()
+        / count as f64;
+    let mut figures = ValueFigures {
+        positions: count,
+        calibration: vec![(0, 0.0, 0.0); 10],
+        ..ValueFigures::default()
+    };
+    let (mut decided, mut agreed) = (0usize, 0usize);
+    for (&prediction, sample) in predictions.iter().zip(samples) {
+        let probability = f64::from(prediction).clamp(1e-7, 1.0 - 1e-7);
+        let target = f64::from(sample.target);
+        figures.cross_entropy -=
+            target * probability.ln() + (1.0 - target) * (1.0 - probability).ln();
+        figures.teacher_entropy += entropy(target);
+        figures.constant_cross_entropy -=
+            target * mean_target.ln() + (1.0 - target) * (1.0 - mean_target).ln();
+        figures.squared_error += (probability - target).powi(2);
+        if (target - 0.5).abs() >= 0.05 {
+            decided += 1;
+            if (probability > 0.5) == (target > 0.5) {
+                agreed += 1;
+            }
+        }
+        let bin = ((probability * 10.0) as usize).min(9);
+        let (positions, predicted, taught) = &mut figures.calibration[bin];
+        *positions += 1;
+        *predicted += probability;
+        *taught += target;
+    }
+    let scale = count as f64;
+    figures.cross_entropy /= scale;
+    figures.teacher_entropy /= scale;
+    figures.constant_cross_entropy /= scale;
+    figures.squared_error /= scale;
+    figures.agreement = agreed as f64 / decided.max(1) as f64;
+    for (positions, predicted, taught) in &mut figures.calibration {
+        if *positions > 0 {
+            *predicted /= *positions as f64;
+            *taught /= *positions as f64;
+        }
+    }
+    figures
+}
+
+impl ValueFigures {
+    /// One line of the main figures.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} positions, cross-entropy {:.4} (teacher's entropy {:.4}, so KL {:.4}; a constant {:.4}), \
+             squared error {:.4}, agrees on the side ahead {:.1}%",
+            self.positions,
+            self.cross_entropy,
+            self.teacher_entropy,
+            self.cross_entropy - self.teacher_entropy,
+            self.constant_cross_entropy,
+            self.squared_error,
+            100.0 * self.agreement
+        )
+    }
+
+    /// The calibration table, one line per tenth that holds positions.
+    pub fn calibration_lines(&self) -> Vec<String> {
+        self.calibration
+            .iter()
+            .enumerate()
+            .filter(|(_, (positions, _, _))| *positions > 0)
+            .map(|(bin, (positions, predicted, taught))| {
+                format!(
+                    "  {:.1}-{:.1}: {positions} positions, network {predicted:.3}, teacher {taught:.3}",
+                    bin as f64 / 10.0,
+                    (bin + 1) as f64 / 10.0
+                )
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::color::Color;
+    use crate::go::rules::board::Board;
+    use crate::go::rules::point::{point_at, Move};
+    use crate::go::search::board::PlayoutBoard;
+
+    /// A few positions of a 5x5 game with made-up targets.
+    fn samples() -> Vec<ValueSample> {
+        let mut board = Board::new(5);
+        let mut color = Color::Black;
+        let mut samples = Vec::new();
+        for (index, (column, row)) in [(2, 2), (1, 1), (3, 1), (1, 3), (3, 3), (2, 1)]
+            .into_iter()
+            .enumerate()
+        {
+            let position = TeacherPosition {
+                board: PlayoutBoard::from_board(&board, color),
+                color,
+                candidates: Vec::new(),
+                targets: Vec::new(),
+                played: None,
+                komi: 7.5,
+                win: Some(0.2 + 0.1 * index as f32),
+            };
+            samples.push(value_sample(&position).expect("a win probability"));
+            board
+                .try_play(Move::Place(point_at(column, row, 5)), color, false)
+                .expect("legal");
+            color = color.opponent();
+        }
+        samples
+    }
+
+    fn loss_at(shape: &ValueShape, parameters: &[f32], chosen: &[(&ValueSample, &[u16])]) -> f64 {
+        let mut workspace = Workspace::default();
+        assemble(chosen, 25, &mut workspace);
+        gradient(
+            shape,
+            parameters,
+            25,
+            &neighbour_table(5),
+            1.0,
+            &mut workspace,
+        );
+        workspace.loss
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        let samples = samples();
+        let shape = ValueShape {
+            trunk: Shape {
+                inputs: VALUE_PLANES,
+                channels: 4,
+                blocks: 1,
+                board_size: 5,
+            },
+            hidden: 3,
+        };
+        let mut random = SmallRng::seed_from_u64(3);
+        let mut parameters = initial_parameters(&shape, &mut random);
+        // Biases away from zero, so rectifiers are not all at their kink.
+        for parameter in parameters.iter_mut() {
+            *parameter += random.gen_range(-0.05..0.05);
+        }
+        let permutations = network_fit::symmetries(5);
+        let chosen: Vec<(&ValueSample, &[u16])> = samples
+            .iter()
+            .enumerate()
+            .map(|(index, sample)| (sample, permutations[index % 8].as_slice()))
+            .collect();
+        let mut workspace = Workspace::default();
+        assemble(&chosen, 25, &mut workspace);
+        gradient(
+            &shape,
+            &parameters,
+            25,
+            &neighbour_table(5),
+            1.0,
+            &mut workspace,
+        );
+        let analytic = workspace.gradient.clone();
+        let layout = shape.head();
+        let trunk_layers = shape.trunk.convolutions();
+        // A few parameters of every part: stem, block, head (hidden, output).
+        let probes = [
+            trunk_layers[0].weights + 5,
+            trunk_layers[0].biases + 1,
+            trunk_layers[1].weights + 17,
+            trunk_layers[2].weights + 3,
+            trunk_layers[2].biases,
+            layout.hidden_weights + 2,
+            layout.hidden_weights + 4 * layout.hidden + 1,
+            layout.hidden_biases + 1,
+            layout.output_weights,
+            layout.output_bias,
+        ];
+        for &index in &probes {
+            let step = 1e-3;
+            let mut plus = parameters.clone();
+            plus[index] += step;
+            let mut minus = parameters.clone();
+            minus[index] -= step;
+            let numeric = (loss_at(&shape, &plus, &chosen) - loss_at(&shape, &minus, &chosen))
+                / (2.0 * f64::from(step));
+            let exact = f64::from(analytic[index]);
+            let tolerance = 2e-3 + 2e-2 * numeric.abs().max(exact.abs());
+            assert!(
+                (numeric - exact).abs() < tolerance,
+                "parameter {index}: finite differences {numeric}, backward pass {exact}"
+            );
+        }
+    }
+
+    #[test]
+    fn training_fits_a_few_positions_and_prediction_agrees_with_the_engine() {
+        let samples = samples();
+        let options = NetworkOptions {
+            channels: 32,
+            blocks: 1,
+            epochs: 150,
+            batch: 6,
+            learning_rate: 3e-3,
+            weight_decay: 0.0,
+            seed: 1,
+            shards: 2,
+        };
+        let mut first = None;
+        let mut last = 0.0;
+        let network = train(&samples, 5, 8, &options, |epoch, loss, _| {
+            if epoch == 0 {
+                first = Some(loss);
+            }
+            last = loss;
+        });
+        let first = first.expect("an epoch ran");
+        assert!(last < first, "loss {first} -> {last}");
+        let predictions = predict(&network, &samples, 5);
+        let figures = evaluate_value(&predictions, &samples);
+        assert!(
+            figures.cross_entropy - figures.teacher_entropy < 0.05,
+            "{}",
+            figures.summary()
+        );
+        // The engine's evaluation (direct kernel, identity symmetry) gives the same numbers.
+        let mut board = Board::new(5);
+        let mut scratch = crate::go::search::value::ValueScratch::default();
+        let first_position = PlayoutBoard::from_board(&board, Color::Black);
+        let engine = network.win(&first_position, Color::Black, 7.5, &mut scratch);
+        assert!(
+            (engine - predictions[0]).abs() < 1e-4,
+            "{engine} {}",
+            predictions[0]
+        );
+        board
+            .try_play(Move::Place(point_at(2, 2, 5)), Color::Black, false)
+            .expect("legal");
+        let second = PlayoutBoard::from_board(&board, Color::White);
+        let engine = network.win(&second, Color::White, 7.5, &mut scratch);
+        assert!(
+            (engine - predictions[1]).abs() < 1e-4,
+            "{engine} {}",
+            predictions[1]
+        );
+    }
+}

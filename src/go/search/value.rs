@@ -1,0 +1,386 @@
+//! The Go value network: the probability that the player to move wins, distilled from the
+//! KataGo teacher's win probability (`ishi-train --value-network`, `models/README.md`).
+//!
+//! Shape: the policy network's trunk ([`Shape`]: a 3x3 stem and residual blocks, fully
+//! convolutional, so one set of weights runs on every board size) over [`VALUE_PLANES`]
+//! planes: the policy network's [`INPUT_PLANES`] (the candidates plane left empty) and a
+//! plane of the komi from the mover's side (positive when the mover receives it), divided by
+//! [`KOMI_SCALE`]. The head pools the trunk's output over the board (mean and maximum of
+//! every channel), then one hidden layer (rectified) and one logit: the win probability is
+//! its logistic.
+//!
+//! Parameters lie as the trunk's ([`Shape::convolutions`]), then from [`Shape::head`]: the
+//! hidden weights `[2 * channels][hidden]`, the hidden biases `[hidden]`, the output weights
+//! `[hidden]` and the output bias. The file: magic `ISHIVAL1`, five dimensions (u32: inputs,
+//! channels, blocks, hidden, board size trained on) and the parameters (f32), little-endian.
+//!
+//! Knows the playout board and the policy network's trunk; nothing of the tree.
+
+use crate::color::Color;
+use crate::go::search::board::PlayoutBoard;
+use crate::go::search::inference::{self, Inference};
+use crate::go::search::network::{encode, neighbour_table, Shape, INPUT_PLANES};
+use std::sync::OnceLock;
+
+/// Input planes: the policy network's and the komi.
+pub const VALUE_PLANES: usize = INPUT_PLANES + 1;
+
+/// Komi is divided by this in its plane (a handicap game's komi of 30 reads 2).
+pub const KOMI_SCALE: f32 = 15.0;
+
+const MAGIC: &[u8; 8] = b"ISHIVAL1";
+const HEADER_BYTES: usize = 8 + 5 * 4;
+
+/// The value network's dimensions: its trunk and the width of the head's hidden layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValueShape {
+    /// The trunk (its `inputs` are [`VALUE_PLANES`]).
+    pub trunk: Shape,
+    /// Units of the hidden layer.
+    pub hidden: usize,
+}
+
+/// Where the head's parameters lie.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeadLayout {
+    /// The pooled features (`2 * channels`: means, then maxima).
+    pub features: usize,
+    /// Units of the hidden layer.
+    pub hidden: usize,
+    /// Offset of the hidden weights `[features][hidden]`.
+    pub hidden_weights: usize,
+    /// Offset of the hidden biases `[hidden]`.
+    pub hidden_biases: usize,
+    /// Offset of the output weights `[hidden]`.
+    pub output_weights: usize,
+    /// Offset of the output bias.
+    pub output_bias: usize,
+}
+
+impl ValueShape {
+    /// The head's layout in the parameter vector.
+    pub fn head(&self) -> HeadLayout {
+        let features = 2 * self.trunk.channels;
+        let hidden_weights = self.trunk.head();
+        let hidden_biases = hidden_weights + features * self.hidden;
+        let output_weights = hidden_biases + self.hidden;
+        HeadLayout {
+            features,
+            hidden: self.hidden,
+            hidden_weights,
+            hidden_biases,
+            output_weights,
+            output_bias: output_weights + self.hidden,
+        }
+    }
+
+    /// The number of parameters.
+    pub fn parameter_count(&self) -> usize {
+        self.head().output_bias + 1
+    }
+}
+
+/// The head's activations for one position, kept for the backward pass.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HeadActivations {
+    /// The pooled features: each channel's mean over the points, then its maximum.
+    pub features: Vec<f32>,
+    /// The point of each channel's maximum.
+    pub maximum_points: Vec<usize>,
+    /// The hidden layer after its rectifier.
+    pub hidden: Vec<f32>,
+    /// The logit of the win probability.
+    pub logit: f32,
+}
+
+/// Runs the head over one position's trunk output `top` (`[point][channel]`).
+pub fn head_forward(
+    layout: &HeadLayout,
+    parameters: &[f32],
+    top: &[f32],
+    points: usize,
+    activations: &mut HeadActivations,
+) {
+    let channels = layout.features / 2;
+    activations.features.clear();
+    activations.features.resize(layout.features, 0.0);
+    activations.maximum_points.clear();
+    activations.maximum_points.resize(channels, 0);
+    let (means, maxima) = activations.features.split_at_mut(channels);
+    maxima.fill(f32::NEG_INFINITY);
+    for (point, row) in top.chunks_exact(channels).take(points).enumerate() {
+        for (channel, &value) in row.iter().enumerate() {
+            means[channel] += value;
+            if value > maxima[channel] {
+                maxima[channel] = value;
+                activations.maximum_points[channel] = point;
+            }
+        }
+    }
+    for mean in means.iter_mut() {
+        *mean /= points as f32;
+    }
+    activations.hidden.clear();
+    activations
+        .hidden
+        .extend_from_slice(&parameters[layout.hidden_biases..layout.hidden_biases + layout.hidden]);
+    for (feature, &value) in activations.features.iter().enumerate() {
+        let weights =
+            &parameters[layout.hidden_weights + feature * layout.hidden..][..layout.hidden];
+        for (unit, weight) in activations.hidden.iter_mut().zip(weights) {
+            *unit += value * weight;
+        }
+    }
+    let output = &parameters[layout.output_weights..layout.output_weights + layout.hidden];
+    let mut logit = parameters[layout.output_bias];
+    for (unit, weight) in activations.hidden.iter_mut().zip(output) {
+        *unit = unit.max(0.0);
+        logit += *unit * weight;
+    }
+    activations.logit = logit;
+}
+
+/// The logistic function.
+pub fn logistic(logit: f32) -> f32 {
+    1.0 / (1.0 + (-logit).exp())
+}
+
+/// Writes the value network's planes of `board` with `color` to move and White's `komi` into
+/// `planes` (`[point][VALUE_PLANES]`, points row by row).
+pub fn encode_value(board: &PlayoutBoard, color: Color, komi: f64, planes: &mut Vec<f32>) {
+    let points = board.size() * board.size();
+    let mut policy_planes = vec![0.0; points * INPUT_PLANES];
+    encode(board, color, &[], &mut policy_planes);
+    let komi_plane = match color {
+        Color::White => komi as f32,
+        Color::Black => -komi as f32,
+    } / KOMI_SCALE;
+    planes.clear();
+    for row in policy_planes.chunks_exact(INPUT_PLANES) {
+        planes.extend_from_slice(row);
+        planes.push(komi_plane);
+    }
+}
+
+/// A trained value network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueNetwork {
+    /// Its dimensions.
+    pub shape: ValueShape,
+    /// Every weight and bias, laid out as the module header says.
+    pub parameters: Vec<f32>,
+}
+
+/// Buffers of one evaluation, reused between evaluations.
+#[derive(Default)]
+pub struct ValueScratch {
+    planes: Vec<f32>,
+    table: Vec<u16>,
+    table_size: usize,
+    inference: Inference,
+    head: HeadActivations,
+}
+
+impl ValueNetwork {
+    /// The file's bytes (see the module header).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = MAGIC.to_vec();
+        let trunk = self.shape.trunk;
+        for dimension in [
+            trunk.inputs,
+            trunk.channels,
+            trunk.blocks,
+            self.shape.hidden,
+            trunk.board_size,
+        ] {
+            bytes.extend_from_slice(&(dimension as u32).to_le_bytes());
+        }
+        for parameter in &self.parameters {
+            bytes.extend_from_slice(&parameter.to_le_bytes());
+        }
+        bytes
+    }
+
+    /// Reads a network written by [`ValueNetwork::to_bytes`].
+    ///
+    /// # Errors
+    /// A wrong magic, input planes other than [`VALUE_PLANES`], implausible dimensions, a
+    /// length that does not match them, or a parameter that is not finite.
+    pub fn from_bytes(bytes: &[u8]) -> Result<ValueNetwork, String> {
+        if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
+            return Err("not an ishi value network".into());
+        }
+        let dimension = |index: usize| {
+            let start = 8 + 4 * index;
+            u32::from_le_bytes(bytes[start..start + 4].try_into().unwrap_or([0; 4])) as usize
+        };
+        let shape = ValueShape {
+            trunk: Shape {
+                inputs: dimension(0),
+                channels: dimension(1),
+                blocks: dimension(2),
+                board_size: dimension(4),
+            },
+            hidden: dimension(3),
+        };
+        if shape.trunk.inputs != VALUE_PLANES {
+            return Err(format!(
+                "{} input planes, this build computes {VALUE_PLANES}",
+                shape.trunk.inputs
+            ));
+        }
+        if shape.trunk.channels == 0
+            || shape.trunk.channels > 512
+            || shape.trunk.blocks > 64
+            || shape.hidden == 0
+            || shape.hidden > 1024
+        {
+            return Err(format!("implausible dimensions {shape:?}"));
+        }
+        if !(2..=25).contains(&shape.trunk.board_size) {
+            return Err(format!("board size {}", shape.trunk.board_size));
+        }
+        let count = shape.parameter_count();
+        if bytes.len() != HEADER_BYTES + 4 * count {
+            return Err(format!(
+                "{} bytes, the dimensions need {}",
+                bytes.len(),
+                HEADER_BYTES + 4 * count
+            ));
+        }
+        let parameters: Vec<f32> = bytes[HEADER_BYTES..]
+            .chunks_exact(4)
+            .map(|chunk| f32::from_le_bytes(chunk.try_into().unwrap_or([0; 4])))
+            .collect();
+        if parameters.iter().any(|parameter| !parameter.is_finite()) {
+            return Err("a parameter is not finite".into());
+        }
+        Ok(ValueNetwork { shape, parameters })
+    }
+
+    /// The probability that `color`, to move on `board` with White's `komi`, wins.
+    pub fn win(
+        &self,
+        board: &PlayoutBoard,
+        color: Color,
+        komi: f64,
+        scratch: &mut ValueScratch,
+    ) -> f32 {
+        let size = board.size();
+        let points = size * size;
+        if scratch.table_size != size {
+            scratch.table = neighbour_table(size);
+            scratch.table_size = size;
+        }
+        encode_value(board, color, komi, &mut scratch.planes);
+        let top = inference::trunk(
+            &self.shape.trunk,
+            &self.parameters,
+            &scratch.planes,
+            points,
+            &scratch.table,
+            &mut scratch.inference,
+        );
+        head_forward(
+            &self.shape.head(),
+            &self.parameters,
+            top,
+            points,
+            &mut scratch.head,
+        );
+        logistic(scratch.head.logit)
+    }
+}
+
+/// The network shipped in the binary.
+static SHIPPED: &[u8] = include_bytes!("../../../models/go-value.bin");
+
+/// The network in use: the shipped one unless [`use_file`] chose another first.
+static NETWORK: OnceLock<Option<ValueNetwork>> = OnceLock::new();
+
+/// Uses the network in the file at `path` in place of the shipped one (`--value-network`);
+/// call it before the first search.
+///
+/// # Errors
+/// The file does not read as a value network, or a network is already in use.
+pub fn use_file(path: &std::path::Path) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|error| error.to_string())?;
+    let network = ValueNetwork::from_bytes(&bytes)?;
+    NETWORK
+        .set(Some(network))
+        .map_err(|_| "a value network is already in use".to_string())
+}
+
+/// The network in use, read on first use; `None` (with a warning in the log) if the shipped
+/// one does not read, so the search backs up playouts alone.
+pub fn shipped() -> Option<&'static ValueNetwork> {
+    NETWORK
+        .get_or_init(|| match ValueNetwork::from_bytes(SHIPPED) {
+            Ok(network) => Some(network),
+            Err(error) => {
+                log::warn!("the shipped value network does not load: {error}");
+                None
+            }
+        })
+        .as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small_network() -> ValueNetwork {
+        let shape = ValueShape {
+            trunk: Shape {
+                inputs: VALUE_PLANES,
+                channels: 32,
+                blocks: 1,
+                board_size: 9,
+            },
+            hidden: 8,
+        };
+        let mut state = 12345u64;
+        let parameters = (0..shape.parameter_count())
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.2
+            })
+            .collect();
+        ValueNetwork { shape, parameters }
+    }
+
+    #[test]
+    fn the_file_round_trips_and_refuses_damage() {
+        let network = small_network();
+        let bytes = network.to_bytes();
+        assert_eq!(ValueNetwork::from_bytes(&bytes), Ok(network.clone()));
+        assert!(ValueNetwork::from_bytes(&bytes[..bytes.len() - 4]).is_err());
+        let mut wrong = bytes.clone();
+        wrong[0] = b'X';
+        assert!(ValueNetwork::from_bytes(&wrong).is_err());
+        let mut not_finite = bytes;
+        let at = not_finite.len() - 4;
+        not_finite[at..].copy_from_slice(&f32::NAN.to_le_bytes());
+        assert!(ValueNetwork::from_bytes(&not_finite).is_err());
+    }
+
+    #[test]
+    fn komi_reads_from_the_movers_side_and_every_size_evaluates() {
+        let network = small_network();
+        let mut scratch = ValueScratch::default();
+        for size in [7, 9, 13, 19] {
+            let board =
+                PlayoutBoard::from_board(&crate::go::rules::board::Board::new(size), Color::Black);
+            let black = network.win(&board, Color::Black, 7.5, &mut scratch);
+            assert!((0.0..=1.0).contains(&black), "{size}: {black}");
+            let mut planes = Vec::new();
+            encode_value(&board, Color::Black, 7.5, &mut planes);
+            assert_eq!(planes.len(), size * size * VALUE_PLANES);
+            assert_eq!(planes[VALUE_PLANES - 1], -0.5);
+            encode_value(&board, Color::White, 7.5, &mut planes);
+            assert_eq!(planes[VALUE_PLANES - 1], 0.5);
+        }
+    }
+}
