@@ -373,6 +373,20 @@ fn evaluation_cost(network: &PolicyNetwork, games: &[TeacherGame], size: usize) 
     started.elapsed().as_secs_f64() * 1e6 / positions.len().max(1) as f64
 }
 
+/// The training options of either network from the `--network-*` arguments.
+fn network_options(arguments: &Arguments) -> NetworkOptions {
+    NetworkOptions {
+        channels: arguments.network_channels,
+        blocks: arguments.network_blocks,
+        epochs: arguments.network_epochs,
+        batch: arguments.network_batch,
+        learning_rate: arguments.network_learning_rate,
+        weight_decay: arguments.network_weight_decay,
+        seed: arguments.seed,
+        shards: arguments.network_shards,
+    }
+}
+
 /// Trains (or measures) the policy network.
 fn run_network(
     arguments: &Arguments,
@@ -415,16 +429,7 @@ fn run_network(
         test.len(),
         started.elapsed().as_secs_f64()
     ));
-    let options = NetworkOptions {
-        channels: arguments.network_channels,
-        blocks: arguments.network_blocks,
-        epochs: arguments.network_epochs,
-        batch: arguments.network_batch,
-        learning_rate: arguments.network_learning_rate,
-        weight_decay: arguments.network_weight_decay,
-        seed: arguments.seed,
-        shards: arguments.network_shards,
-    };
+    let options = network_options(arguments);
     let path = arguments.network.clone().unwrap_or_default();
     let network = network_fit::train(&samples, size, &options, |epoch, loss, network| {
         say(&format!(
@@ -523,16 +528,7 @@ fn run_value_network(
         test.len(),
         started.elapsed().as_secs_f64()
     ));
-    let options = NetworkOptions {
-        channels: arguments.network_channels,
-        blocks: arguments.network_blocks,
-        epochs: arguments.network_epochs,
-        batch: arguments.network_batch,
-        learning_rate: arguments.network_learning_rate,
-        weight_decay: arguments.network_weight_decay,
-        seed: arguments.seed,
-        shards: arguments.network_shards,
-    };
+    let options = network_options(arguments);
     let path = arguments.value_network.clone().unwrap_or_default();
     // A value network overfits its games' correlated positions within a few epochs: the
     // epoch with the best held-out cross-entropy is the one kept (and written at once, so

@@ -27,6 +27,7 @@ pub mod playout;
 pub mod playout_patterns;
 pub mod priors;
 pub mod search_game;
+pub mod shipped;
 pub mod value;
 
 use crate::color::Color;

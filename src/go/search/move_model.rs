@@ -15,9 +15,9 @@
 //! Knows the feature keys and nothing of boards or trees.
 
 use crate::go::search::features::{is_pattern_group, MoveFeatures, FEATURE_VERSION, GROUP_COUNT};
+use crate::go::search::shipped::ShippedModel;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::OnceLock;
 
 const MAGIC: &[u8; 8] = b"ISHIMOVE";
 const FORMAT_VERSION: u32 = 1;
@@ -260,22 +260,17 @@ impl Reader<'_> {
     }
 }
 
-/// The weights shipped in the binary.
-static SHIPPED: &[u8] = include_bytes!("../../../models/go-moves.bin");
+/// The model shipped in the binary.
+static MODEL: ShippedModel<MoveModel> = ShippedModel::new(
+    "move model",
+    include_bytes!("../../../models/go-moves.bin"),
+    MoveModel::from_bytes,
+);
 
 /// The shipped model, read on first use; `None` (with a warning in the log) if it does not
 /// read, so the engine falls back to its hand-made priors.
 pub fn shipped() -> Option<&'static MoveModel> {
-    static MODEL: OnceLock<Option<MoveModel>> = OnceLock::new();
-    MODEL
-        .get_or_init(|| match MoveModel::from_bytes(SHIPPED) {
-            Ok(model) => Some(model),
-            Err(error) => {
-                log::warn!("the shipped move model does not load: {error}");
-                None
-            }
-        })
-        .as_ref()
+    MODEL.get()
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@
 use crate::color::Color;
 use crate::go::search::board::{stone_code, PlayoutBoard, BORDER, CAPACITY, EMPTY, NO_POINT};
 use crate::go::search::inference::{self, Inference};
-use std::sync::OnceLock;
+use crate::go::search::shipped::ShippedModel;
 
 /// Feature planes per point: own stones, opponent stones, own chains with 1, 2 and 3+
 /// liberties, the same for the opponent, the last move, the move before it, the ko point,
@@ -540,11 +540,12 @@ impl PolicyNetwork {
     }
 }
 
-/// The network shipped in the binary.
-static SHIPPED: &[u8] = include_bytes!("../../../models/go-policy.bin");
-
-/// The network in use: the shipped one unless [`use_file`] chose another first.
-static NETWORK: OnceLock<Option<PolicyNetwork>> = OnceLock::new();
+/// The network in use: the one shipped in the binary unless [`use_file`] chose another.
+static NETWORK: ShippedModel<PolicyNetwork> = ShippedModel::new(
+    "policy network",
+    include_bytes!("../../../models/go-policy.bin"),
+    PolicyNetwork::from_bytes,
+);
 
 /// Uses the network in the file at `path` in place of the shipped one (`--policy-network`);
 /// call it before the first search.
@@ -552,25 +553,13 @@ static NETWORK: OnceLock<Option<PolicyNetwork>> = OnceLock::new();
 /// # Errors
 /// The file does not read as a network, or a network is already in use.
 pub fn use_file(path: &std::path::Path) -> Result<(), String> {
-    let bytes = std::fs::read(path).map_err(|error| error.to_string())?;
-    let network = PolicyNetwork::from_bytes(&bytes)?;
-    NETWORK
-        .set(Some(network))
-        .map_err(|_| "a network is already in use".to_string())
+    NETWORK.use_file(path)
 }
 
 /// The network in use, read on first use; `None` (with a warning in the log) if the shipped
 /// one does not read, so the engine keeps the move model's priors.
 pub fn shipped() -> Option<&'static PolicyNetwork> {
-    NETWORK
-        .get_or_init(|| match PolicyNetwork::from_bytes(SHIPPED) {
-            Ok(network) => Some(network),
-            Err(error) => {
-                log::warn!("the shipped policy network does not load: {error}");
-                None
-            }
-        })
-        .as_ref()
+    NETWORK.get()
 }
 
 #[cfg(test)]

@@ -15,8 +15,8 @@
 //! Knows the 3x3 codes and nothing of boards or trees.
 
 use crate::color::Color;
+use crate::go::search::shipped::ShippedModel;
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 const MAGIC: &[u8; 8] = b"ISHIPLAY";
 const FORMAT_VERSION: u32 = 1;
@@ -177,21 +177,17 @@ impl PlayoutPatterns {
     }
 }
 
-static SHIPPED: &[u8] = include_bytes!("../../../models/go-playout.bin");
+/// The gammas of the shipped weights.
+static GAMMAS: ShippedModel<PlayoutGammas> = ShippedModel::new(
+    "playout pattern file",
+    include_bytes!("../../../models/go-playout.bin"),
+    |bytes| PlayoutPatterns::from_bytes(bytes).map(|patterns| patterns.gammas()),
+);
 
 /// The gammas of the shipped weights, built on first use; `None` (with a warning in the
 /// log) if the file does not read.
 pub fn shipped() -> Option<&'static PlayoutGammas> {
-    static GAMMAS: OnceLock<Option<PlayoutGammas>> = OnceLock::new();
-    GAMMAS
-        .get_or_init(|| match PlayoutPatterns::from_bytes(SHIPPED) {
-            Ok(patterns) => Some(patterns.gammas()),
-            Err(error) => {
-                log::warn!("the shipped playout patterns do not load: {error}");
-                None
-            }
-        })
-        .as_ref()
+    GAMMAS.get()
 }
 
 #[cfg(test)]

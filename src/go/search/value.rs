@@ -20,7 +20,7 @@ use crate::color::Color;
 use crate::go::search::board::PlayoutBoard;
 use crate::go::search::inference::{self, Inference};
 use crate::go::search::network::{encode, neighbour_table, Shape, INPUT_PLANES};
-use std::sync::OnceLock;
+use crate::go::search::shipped::ShippedModel;
 
 /// Input planes: the policy network's and the komi.
 pub const VALUE_PLANES: usize = INPUT_PLANES + 1;
@@ -149,16 +149,20 @@ pub fn logistic(logit: f32) -> f32 {
 /// `planes` (`[point][VALUE_PLANES]`, points row by row).
 pub fn encode_value(board: &PlayoutBoard, color: Color, komi: f64, planes: &mut Vec<f32>) {
     let points = board.size() * board.size();
-    let mut policy_planes = vec![0.0; points * INPUT_PLANES];
-    encode(board, color, &[], &mut policy_planes);
     let komi_plane = match color {
         Color::White => komi as f32,
         Color::Black => -komi as f32,
     } / KOMI_SCALE;
+    // The policy network's planes first, then spread in place to one more plane a point
+    // (from the last point back, so nothing is overwritten before it moves).
     planes.clear();
-    for row in policy_planes.chunks_exact(INPUT_PLANES) {
-        planes.extend_from_slice(row);
-        planes.push(komi_plane);
+    planes.resize(points * VALUE_PLANES, 0.0);
+    encode(board, color, &[], planes);
+    for point in (0..points).rev() {
+        let from = point * INPUT_PLANES;
+        let to = point * VALUE_PLANES;
+        planes.copy_within(from..from + INPUT_PLANES, to);
+        planes[to + INPUT_PLANES] = komi_plane;
     }
 }
 
@@ -292,11 +296,12 @@ impl ValueNetwork {
     }
 }
 
-/// The network shipped in the binary.
-static SHIPPED: &[u8] = include_bytes!("../../../models/go-value.bin");
-
-/// The network in use: the shipped one unless [`use_file`] chose another first.
-static NETWORK: OnceLock<Option<ValueNetwork>> = OnceLock::new();
+/// The network in use: the one shipped in the binary unless [`use_file`] chose another.
+static NETWORK: ShippedModel<ValueNetwork> = ShippedModel::new(
+    "value network",
+    include_bytes!("../../../models/go-value.bin"),
+    ValueNetwork::from_bytes,
+);
 
 /// Uses the network in the file at `path` in place of the shipped one (`--value-network`);
 /// call it before the first search.
@@ -304,25 +309,13 @@ static NETWORK: OnceLock<Option<ValueNetwork>> = OnceLock::new();
 /// # Errors
 /// The file does not read as a value network, or a network is already in use.
 pub fn use_file(path: &std::path::Path) -> Result<(), String> {
-    let bytes = std::fs::read(path).map_err(|error| error.to_string())?;
-    let network = ValueNetwork::from_bytes(&bytes)?;
-    NETWORK
-        .set(Some(network))
-        .map_err(|_| "a value network is already in use".to_string())
+    NETWORK.use_file(path)
 }
 
 /// The network in use, read on first use; `None` (with a warning in the log) if the shipped
 /// one does not read, so the search backs up playouts alone.
 pub fn shipped() -> Option<&'static ValueNetwork> {
-    NETWORK
-        .get_or_init(|| match ValueNetwork::from_bytes(SHIPPED) {
-            Ok(network) => Some(network),
-            Err(error) => {
-                log::warn!("the shipped value network does not load: {error}");
-                None
-            }
-        })
-        .as_ref()
+    NETWORK.get()
 }
 
 #[cfg(test)]
