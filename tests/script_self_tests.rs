@@ -1,5 +1,6 @@
 //! The match and measurement scripts' own unit tests (`--self-test`: schedules, answers,
-//! statistics, the resume read-back, suite parsing) and the teacher-file checker on the
+//! statistics, the resume read-back, suite parsing; the teacher generator's shards merged
+//! against one run, with a stand-in teacher) and the teacher-file checker on the
 //! shared teacher set, run from `cargo test` so that CI covers them. Skipped with a message
 //! where `python3` is missing (or, for the checker, where `../shared/teacher` is absent).
 
@@ -41,6 +42,7 @@ fn match_scripts_pass_their_self_tests() {
         "scripts/match.py",
         "scripts/games_match.py",
         "scripts/move-suites.py",
+        "scripts/teacher/generate.py",
     ] {
         run_script(&python, &[script, "--self-test"]);
     }

@@ -5,6 +5,8 @@ Python 3 standard library only. Needs KataGo as scripts/opponents/setup-katago.s
 See scripts/teacher/README.md for the origin, the format and the commands that made the data.
 
   generate.py --out FILE.jsonl.gz [--size 9] [--minutes M | --games N] [-j WORKERS] [--seed S]
+              [--shard K/N]
+  generate.py --self-test
 
 Each game: board size --size; komi 7.5 + k (k = 0 half the time, else +-1, +-2, +-3 with
 falling odds); with --handicap-prob a handicap start (2..max stones, fixed_handicap or random
@@ -22,6 +24,12 @@ separate gzip member when FILE ends in .gz), flushed after every game. Running t
 command again resumes: games whose seeds the file holds are skipped, and a damaged tail
 (interrupted write) is cut off first. --games N asks for games 0..N-1 in the file;
 --minutes M stops starting games after M minutes of this run.
+
+--shard K/N (1 <= K <= N) plays only the games i with i % N == K - 1, so N machines (or N
+jobs of a scheduler: GNU parallel over ssh, a Slurm array) each run the same command with
+their own K and their own --out, and `merge.py OUT SHARD...` puts the files together: the
+merge of N shards' files is byte for byte the merge of one run's file (checked by
+--self-test against fake_teacher.py, a stand-in for KataGo). See README.md.
 """
 import argparse
 import gzip
@@ -307,7 +315,7 @@ def main():
     top = repo_top()
     kdir = os.environ.get("KATAGO_DIR", os.path.join(os.path.dirname(top), "peers", "katago"))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", required=True, help="output file (.jsonl or .jsonl.gz); appended to")
+    ap.add_argument("--out", help="output file (.jsonl or .jsonl.gz); appended to")
     ap.add_argument("--size", type=int, default=9)
     ap.add_argument("--games", type=int, help="want games 0..N-1 of this seed in the file")
     ap.add_argument("--minutes", type=float, help="stop starting games after this many minutes")
@@ -324,9 +332,21 @@ def main():
     ap.add_argument("--model")
     ap.add_argument("--config")
     ap.add_argument("--log-dir", default=os.path.join(tempfile.gettempdir(), "ishi-teacher-logs"))
+    ap.add_argument("--shard", default="1/1", help="K/N: play only the games i with i %% N == K-1")
+    ap.add_argument("--self-test", action="store_true", help="check sharding and resuming, then exit")
     args = ap.parse_args()
+    if args.self_test:
+        sys.exit(self_test())
+    if args.out is None:
+        ap.error("give --out")
     if args.games is None and args.minutes is None:
         ap.error("give --games or --minutes")
+    try:
+        shard, shards = (int(x) for x in args.shard.split("/"))
+        if not 1 <= shard <= shards:
+            raise ValueError
+    except ValueError:
+        ap.error(f"--shard {args.shard}: want K/N with 1 <= K <= N")
     lo, hi = (float(x) for x in args.temp.split(":"))
     args.temp = (lo, hi)
     args.katago = args.katago or os.path.join(args.katago_dir, "katago")
@@ -339,11 +359,11 @@ def main():
 
     done = existing_seeds(args.out)
     base = args.seed * SEED_STRIDE
-    todo = (i for i in range(args.games if args.games is not None else SEED_STRIDE)
+    todo = (i for i in range(shard - 1, args.games if args.games is not None else SEED_STRIDE, shards)
             if base + i not in done)
     mine = sum(1 for s in done if isinstance(s, int) and base <= s < base + SEED_STRIDE)
     print(f"generate: {args.out} holds {len(done)} games ({mine} of seed {args.seed}); size {args.size}, "
-          f"{args.workers} worker(s)", file=sys.stderr)
+          f"{args.workers} worker(s), shard {shard}/{shards}", file=sys.stderr)
 
     def on_term(*_):
         raise KeyboardInterrupt
@@ -420,6 +440,57 @@ def main():
     print(f"generate: wrote {games} games, {positions} positions in {el:.0f} s "
           f"({positions / max(el, 1e-9):.1f} positions/s) to {args.out}", file=sys.stderr)
     sys.exit(1 if failed else 0)
+
+
+def self_test():
+    """Sharding and resuming against fake_teacher.py: one run of 7 games with two workers, and
+    the same 7 games as 3 shards (one of them run twice: the second run adds nothing), merge to
+    the same bytes."""
+    import merge
+    here = os.path.dirname(os.path.abspath(__file__))
+    fake = os.path.join(here, "fake_teacher.py")
+    with tempfile.TemporaryDirectory() as folder:
+        def run(out, *extra):
+            cmd = [sys.executable, os.path.abspath(__file__), "--out", os.path.join(folder, out), "--size", "7",
+                   "--games", "7", "--seed", "9", "--handicap-prob", "0.3", "--katago", fake, "--model", fake,
+                   "--config", fake, "--log-dir", os.path.join(folder, "logs"), *extra]
+            done = subprocess.run(cmd, capture_output=True, text=True)
+            if done.returncode != 0:
+                raise AssertionError(f"{' '.join(cmd)} failed:\n{done.stderr}")
+            return done.stderr
+        run("one.jsonl.gz", "-j", "2")
+        for k in (1, 2, 3):
+            run(f"shard{k}.jsonl.gz", "--shard", f"{k}/3")
+        again = run("shard2.jsonl.gz", "--shard", "2/3")
+        if "wrote 0 games" not in again:
+            print(f"self-test: a resumed shard played again:\n{again}", file=sys.stderr)
+            return 1
+        for k in (1, 2, 3):
+            held = sorted(json.loads(line)["seed"] - 9 * SEED_STRIDE
+                          for _, line in read_check.iter_lines(os.path.join(folder, f"shard{k}.jsonl.gz")))
+            if held != list(range(k - 1, 7, 3)):
+                print(f"self-test: shard {k}/3 holds games {held}", file=sys.stderr)
+                return 1
+        merge.merge([os.path.join(folder, "one.jsonl.gz")], os.path.join(folder, "merged-one.jsonl.gz"))
+        merge.merge([os.path.join(folder, f"shard{k}.jsonl.gz") for k in (3, 1, 2)],
+                    os.path.join(folder, "merged-shards.jsonl.gz"))
+        with open(os.path.join(folder, "merged-one.jsonl.gz"), "rb") as a, \
+                open(os.path.join(folder, "merged-shards.jsonl.gz"), "rb") as b:
+            same = a.read() == b.read()
+        games = [json.loads(line) for _, line in read_check.iter_lines(os.path.join(folder, "merged-one.jsonl.gz"))]
+        seeds = [g["seed"] for g in games]
+        if not same or seeds != [9 * SEED_STRIDE + i for i in range(7)]:
+            print(f"self-test: merged shards differ from one run (seeds {seeds})", file=sys.stderr)
+            return 1
+        for g in games:
+            for _ in read_check.replay(g):
+                pass
+        bad = merge.conflicts([os.path.join(folder, "one.jsonl.gz"), os.path.join(folder, "shard1.jsonl.gz")])
+        if bad:
+            print(f"self-test: the same seeds disagree: {bad}", file=sys.stderr)
+            return 1
+    print("generate.py self-test: OK (7 games, 3 shards merged = one run; a resumed shard adds none)")
+    return 0
 
 
 if __name__ == "__main__":
