@@ -5,8 +5,10 @@
 //! run and as a share of what N bare loops at once (sharing nothing) give on this machine,
 //! as medians over rounds; plus a deterministic signature (best move and node count of
 //! a fixed single-threaded search) that must not change unless the search's behaviour does;
-//! then the value network's evaluations per second per board size, and Margo's and Abalone's
-//! own lines (empty 6x6; the Belgian start, MCTS and alpha-beta).
+//! then the value network's evaluations per second per board size with its convolutions'
+//! arithmetic rate as a share of the processor's peak (measured the same run: the clock by a
+//! chain of dependent additions, the peak by a kernel of independent multiply-adds), and
+//! Margo's and Abalone's own lines (empty 6x6; the Belgian start, MCTS and alpha-beta).
 //! Knows only the games' public search APIs.
 
 use crate::color::Color;
@@ -306,6 +308,26 @@ pub fn bench_report(threads: usize, scale: f64, rounds: usize) -> String {
 /// with the convolutions' arithmetic rate (two operations per multiply-add).
 pub fn network_lines(scale: f64) -> Vec<String> {
     let mut lines = Vec::new();
+    let peak = measure_peak(scale);
+    if let Some(peak) = &peak {
+        let wide = peak.wide_core_rate.map_or(String::new(), |rate| {
+            format!(
+                "; 512-bit: {:.1} GFLOP/s a core = {:.1} a cycle, {:.1} GFLOP/s for the machine",
+                rate / 1e9,
+                rate / peak.clock,
+                rate * peak.cores as f64 / 1e9
+            )
+        });
+        lines.push(format!(
+            "processor: {} cores at {:.2} GHz (dependent additions); 256-bit multiply-adds: {:.1} GFLOP/s a core = {:.1} \
+             operations a cycle (two FMA units make 32), {:.1} GFLOP/s for the machine{wide}",
+            peak.cores,
+            peak.clock / 1e9,
+            peak.core_rate / 1e9,
+            peak.core_rate / peak.clock,
+            peak.core_rate * peak.cores as f64 / 1e9
+        ));
+    }
     let evaluations = ((2_000.0 * scale) as usize).max(20);
     for size in [9usize, 13, 19] {
         let mut board =
@@ -344,20 +366,188 @@ pub fn network_lines(scale: f64) -> Vec<String> {
                 .iter()
                 .map(|layer| 2 * 9 * layer.inputs * layer.outputs * points)
                 .sum();
+            let rate = operations as f64 * evaluations as f64 / seconds;
+            let share = peak.as_ref().map_or(String::new(), |peak| {
+                let wide = peak.wide_core_rate.map_or(String::new(), |wide| {
+                    format!(", {:.0}% of its 512-bit peak", 100.0 * rate / wide)
+                });
+                format!(
+                    ", {:.0}% of one core's 256-bit peak{wide}",
+                    100.0 * rate / peak.core_rate
+                )
+            });
             lines.push(format!(
-                "{size}x{size} value network, 1 thread: {:.0} evaluations/s ({:.0} us each, {:.2} GFLOP/s in the convolutions)",
+                "{size}x{size} value network, 1 thread: {:.0} evaluations/s ({:.0} us each, {:.2} GFLOP/s in the convolutions{share})",
                 evaluations as f64 / seconds,
                 seconds * 1e6 / evaluations as f64,
-                operations as f64 * evaluations as f64 / seconds / 1e9
+                rate / 1e9
             ));
         }
     }
     lines
 }
 
+/// The processor's arithmetic limits, measured.
+#[derive(Clone, Copy, Debug)]
+pub struct Peak {
+    /// Cycles a second of one core under load (dependent 1-cycle additions).
+    pub clock: f64,
+    /// Single-precision operations a second of one core in a kernel of independent 256-bit
+    /// multiply-adds (two operations each): the peak of AVX2 code such as ishi's kernels.
+    pub core_rate: f64,
+    /// The same with 512-bit multiply-adds where the processor has AVX-512 (the machine's
+    /// own peak then).
+    pub wide_core_rate: Option<f64>,
+    /// Cores available to the process.
+    pub cores: usize,
+}
+
+/// Measures [`Peak`] for about `scale` x 0.2 s; `None` without AVX2 and FMA (or off x86-64).
+pub fn measure_peak(scale: f64) -> Option<Peak> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if !(std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma"))
+        {
+            return None;
+        }
+        let rounds = ((2.0e6 * scale) as u64).max(10_000);
+        // The clock: a chain of dependent additions, one a cycle; the best of three.
+        let mut clock: f64 = 0.0;
+        let mut core_rate: f64 = 0.0;
+        let wide = std::arch::is_x86_feature_detected!("avx512f");
+        let mut wide_core_rate: f64 = 0.0;
+        for _ in 0..3 {
+            let started = Instant::now();
+            black_box(dependent_additions(black_box(rounds * 8)));
+            let seconds = started.elapsed().as_secs_f64().max(1e-9);
+            clock = clock.max((rounds * 8 * 8) as f64 / seconds);
+            let started = Instant::now();
+            // SAFETY: AVX2 and FMA were detected above.
+            black_box(unsafe { multiply_adds(black_box(rounds)) });
+            let seconds = started.elapsed().as_secs_f64().max(1e-9);
+            core_rate =
+                core_rate.max((rounds * MULTIPLY_ADD_CHAINS as u64 * 8 * 2 * 8) as f64 / seconds);
+            if wide {
+                let started = Instant::now();
+                // SAFETY: AVX-512F was detected above.
+                black_box(unsafe { wide_multiply_adds(black_box(rounds)) });
+                let seconds = started.elapsed().as_secs_f64().max(1e-9);
+                wide_core_rate = wide_core_rate
+                    .max((rounds * MULTIPLY_ADD_CHAINS as u64 * 8 * 2 * 16) as f64 / seconds);
+            }
+        }
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        Some(Peak {
+            clock,
+            core_rate,
+            wide_core_rate: wide.then_some(wide_core_rate),
+            cores,
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = scale;
+        None
+    }
+}
+
+/// Eight dependent 1-cycle register additions per round (the loop's own counting runs
+/// beside them; additions of a register, not of a constant, which newer cores fold away).
+#[cfg(target_arch = "x86_64")]
+fn dependent_additions(rounds: u64) -> u64 {
+    let mut value: u64 = 0;
+    let step: u64 = black_box(1);
+    for _ in 0..rounds {
+        // SAFETY: register arithmetic only.
+        unsafe {
+            std::arch::asm!(
+                "add {v}, {s}", "add {v}, {s}", "add {v}, {s}", "add {v}, {s}",
+                "add {v}, {s}", "add {v}, {s}", "add {v}, {s}", "add {v}, {s}",
+                v = inout(reg) value,
+                s = in(reg) step,
+                options(nomem, nostack, pure),
+            );
+        }
+    }
+    value
+}
+
+/// Independent multiply-add chains: enough to cover the latency (4-5 cycles) of two units.
+#[cfg(target_arch = "x86_64")]
+const MULTIPLY_ADD_CHAINS: usize = 12;
+
+/// `rounds` x 8 x [`MULTIPLY_ADD_CHAINS`] 256-bit multiply-adds.
+///
+/// # Safety
+/// The processor must have AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn multiply_adds(rounds: u64) -> f32 {
+    use std::arch::x86_64::*;
+    let factor = _mm256_set1_ps(0.999_999);
+    let addend = _mm256_set1_ps(1e-7);
+    let mut chains = [_mm256_set1_ps(1.0); MULTIPLY_ADD_CHAINS];
+    for _ in 0..rounds {
+        for _ in 0..8 {
+            for chain in chains.iter_mut() {
+                *chain = _mm256_fmadd_ps(*chain, factor, addend);
+            }
+        }
+    }
+    let mut total = _mm256_setzero_ps();
+    for chain in chains {
+        total = _mm256_add_ps(total, chain);
+    }
+    let mut lanes = [0.0f32; 8];
+    _mm256_storeu_ps(lanes.as_mut_ptr(), total);
+    lanes.iter().sum()
+}
+
+/// `rounds` x 8 x [`MULTIPLY_ADD_CHAINS`] 512-bit multiply-adds.
+///
+/// # Safety
+/// The processor must have AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn wide_multiply_adds(rounds: u64) -> f32 {
+    use std::arch::x86_64::*;
+    let factor = _mm512_set1_ps(0.999_999);
+    let addend = _mm512_set1_ps(1e-7);
+    let mut chains = [_mm512_set1_ps(1.0); MULTIPLY_ADD_CHAINS];
+    for _ in 0..rounds {
+        for _ in 0..8 {
+            for chain in chains.iter_mut() {
+                *chain = _mm512_fmadd_ps(*chain, factor, addend);
+            }
+        }
+    }
+    let mut total = _mm512_setzero_ps();
+    for chain in chains {
+        total = _mm512_add_ps(total, chain);
+    }
+    _mm512_reduce_add_ps(total)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The measured peak is plausible: a clock between 0.3 and 8 GHz and between 2 and 64
+    /// single-precision operations a cycle (the multiply-adds' chains were not optimised away).
+    #[test]
+    fn the_peak_measures_a_plausible_clock_and_rate() {
+        let Some(peak) = measure_peak(0.05) else {
+            return;
+        };
+        assert!((0.3e9..8e9).contains(&peak.clock), "{peak:?}");
+        let per_cycle = peak.core_rate / peak.clock;
+        eprintln!("{peak:?}: {per_cycle:.1} operations a cycle");
+        if let Some(wide) = peak.wide_core_rate {
+            assert!((2.0..128.0).contains(&(wide / peak.clock)), "{peak:?}");
+        }
+        assert!((2.0..64.0).contains(&per_cycle), "{peak:?}");
+    }
 
     /// The deterministic signature with the shipped move model and policy network in the
     /// priors: pinned, so a change of either file, the features or the search shows here

@@ -43,6 +43,7 @@ fn match_scripts_pass_their_self_tests() {
         "scripts/games_match.py",
         "scripts/move-suites.py",
         "scripts/teacher/generate.py",
+        "scripts/teacher/label.py",
     ] {
         run_script(&python, &[script, "--self-test"]);
     }
