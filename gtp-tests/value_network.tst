@@ -7,12 +7,12 @@
 #? [.*\[string\] value_weight 50.*]
 play b E5
 2 reg_genmove w
-#? [C5]
+#? [E3]
 3 genmove w
-#? [D3]
+#? [E3]
 play b C3
 4 genmove w
-#? [D4]
+#? [D7]
 # 13x13 and 19x19: the same weights run on every size.
 boardsize 13
 play b G7

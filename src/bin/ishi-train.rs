@@ -16,7 +16,9 @@ use ishi::go::learn::network_fit::{
     self, evaluate_network, network_sample, NetworkFigures, NetworkOptions, NetworkSample,
 };
 use ishi::go::learn::teacher::{read_games, replay, replay_all, TeacherGame, TeacherPosition};
-use ishi::go::learn::value_fit::{self, evaluate_value, value_sample, ValueFigures, ValueSample};
+use ishi::go::learn::value_fit::{
+    self, evaluate_value, value_sample, AuxiliaryWeights, ValueFigures, ValueSample,
+};
 use ishi::go::search::board::NO_POINT;
 use ishi::go::search::features::{group_name, GROUP_COUNT};
 use ishi::go::search::move_model::{self, GroupWeights, MoveModel};
@@ -118,6 +120,14 @@ struct Arguments {
     /// Units of the value head's hidden layer.
     #[arg(long, default_value_t = 32)]
     value_hidden: usize,
+    /// Weight of the value network's ownership loss (cross-entropy averaged over the points;
+    /// the win probability's weighs 1), where the teacher gives ownership.
+    #[arg(long, default_value_t = 1.0)]
+    ownership_weight: f32,
+    /// Weight of the value network's score-lead loss (Huber, in units of 20 points), where
+    /// the teacher gives the lead.
+    #[arg(long, default_value_t = 0.5)]
+    score_weight: f32,
 }
 
 fn describe(model: &MoveModel) {
@@ -538,6 +548,10 @@ fn run_value_network(
         &samples,
         size,
         arguments.value_hidden,
+        AuxiliaryWeights {
+            ownership: arguments.ownership_weight,
+            score: arguments.score_weight,
+        },
         &options,
         |epoch, loss, network| {
             let predictions = value_fit::predict(network, &test, size);

@@ -6,7 +6,9 @@
 //! (legal, not filling an own eye, and pass) and the teacher's probability of each.
 //!
 //! A game may also carry the teacher's `white_win` (its probability that White wins, one per
-//! position) and its `komi` (7.5 when absent): the value network's targets.
+//! position), `white_lead` (White's expected score lead in points), `ownership` (per point,
+//! row by row from the top-left, from White's view in hundredths) and its `komi` (7.5 when
+//! absent): the value network's targets.
 //!
 //! Replays use simple ko with suicide forbidden (the teacher's rules); a game stops at the
 //! first move that is illegal there. Knows the rules core, the playout board and JSON; nothing
@@ -39,6 +41,13 @@ pub struct TeacherGame {
     /// The teacher's probability that White wins, before each move (empty when the file
     /// has none).
     pub white_win: Vec<f32>,
+    /// The teacher's expected score lead of White in points, before each move (empty when
+    /// the file has none).
+    pub white_lead: Vec<f32>,
+    /// The teacher's ownership before each move: size * size points row by row from the
+    /// top-left, from White's view in hundredths (-100: Black's, 100: White's); empty when
+    /// the file has none.
+    pub ownership: Vec<Vec<i8>>,
 }
 
 /// One position for training: the board, the candidates and the teacher's view of them.
@@ -57,6 +66,11 @@ pub struct TeacherPosition {
     pub komi: f64,
     /// The teacher's probability that the player to move wins, when the file gives it.
     pub win: Option<f32>,
+    /// The teacher's expected score lead of the player to move, in points, when given.
+    pub lead: Option<f32>,
+    /// The teacher's ownership from the mover's view in hundredths (100: surely the
+    /// mover's), in the networks' point order (row by row from the bottom-left), when given.
+    pub ownership: Option<Vec<i8>>,
 }
 
 /// Reads every game of a JSON-lines file, gzip'd when its name ends in `.gz`.
@@ -143,6 +157,41 @@ pub fn parse_game(line: &str) -> Result<TeacherGame, String> {
             .collect::<Result<Vec<f32>, String>>()?,
         _ => return Err("white_win is not a list".to_string()),
     };
+    let white_lead = match &value["white_lead"] {
+        Value::Null => Vec::new(),
+        Value::Array(items) => items
+            .iter()
+            .map(|item| {
+                item.as_f64()
+                    .filter(|lead| lead.abs() <= 1000.0)
+                    .map(|lead| lead as f32)
+                    .ok_or_else(|| "a white_lead entry is not a score".to_string())
+            })
+            .collect::<Result<Vec<f32>, String>>()?,
+        _ => return Err("white_lead is not a list".to_string()),
+    };
+    let ownership = match &value["ownership"] {
+        Value::Null => Vec::new(),
+        Value::Array(rows) => rows
+            .iter()
+            .map(|row| {
+                let row = row.as_array().ok_or("an ownership row is not a list")?;
+                if row.len() != size * size {
+                    return Err(format!("an ownership row has {} entries", row.len()));
+                }
+                row.iter()
+                    .map(|entry| {
+                        entry
+                            .as_i64()
+                            .filter(|entry| (-100..=100).contains(entry))
+                            .map(|entry| entry as i8)
+                            .ok_or_else(|| "an ownership entry is not in -100..100".to_string())
+                    })
+                    .collect()
+            })
+            .collect::<Result<Vec<Vec<i8>>, String>>()?,
+        _ => return Err("ownership is not a list".to_string()),
+    };
     Ok(TeacherGame {
         size,
         handicap,
@@ -150,6 +199,8 @@ pub fn parse_game(line: &str) -> Result<TeacherGame, String> {
         policy,
         komi,
         white_win,
+        white_lead,
+        ownership,
     })
 }
 
@@ -230,6 +281,19 @@ pub fn replay_all(game: &TeacherGame, mut visit: impl FnMut(TeacherPosition, boo
             Color::White => white,
             Color::Black => 1.0 - white,
         });
+        let lead = game.white_lead.get(index).map(|&white| match color {
+            Color::White => white,
+            Color::Black => -white,
+        });
+        let ownership = game.ownership.get(index).map(|white| {
+            let sign = if color == Color::White { 1 } else { -1 };
+            (0..size * size)
+                .map(|point| {
+                    let (row, column) = (point / size, point % size);
+                    sign * white[(size - 1 - row) * size + column]
+                })
+                .collect()
+        });
         visit(
             TeacherPosition {
                 board: playout,
@@ -239,6 +303,8 @@ pub fn replay_all(game: &TeacherGame, mut visit: impl FnMut(TeacherPosition, boo
                 played: played_index,
                 komi: game.komi,
                 win,
+                lead,
+                ownership,
             },
             total >= 500.0,
         );
@@ -260,9 +326,13 @@ mod tests {
         policy_a[0] = 100; // A5
         let mut policy_b = vec![0u16; 26];
         policy_b[25] = 1000; // pass
+                             // White owns A5 (the top-left) surely and E1 (the bottom-right) by half.
+        let mut ownership = vec![0i8; 25];
+        ownership[0] = 100;
+        ownership[24] = 50;
         let line = format!(
-            r#"{{"size":5,"komi":6.5,"moves":["C3","pass"],"policy":[{:?},{:?}],"white_win":[0.25,0.5]}}"#,
-            policy_a, policy_b
+            r#"{{"size":5,"komi":6.5,"moves":["C3","pass"],"policy":[{:?},{:?}],"white_win":[0.25,0.5],"white_lead":[1.5,-2.0],"ownership":[{:?},{:?}]}}"#,
+            policy_a, policy_b, ownership, ownership
         );
         let game = parse_game(&line).unwrap();
         assert_eq!(game.moves.len(), 2);
@@ -285,6 +355,14 @@ mod tests {
         assert_eq!((first.komi, first.win), (6.5, Some(0.75)));
         assert_eq!(positions[1].win, Some(0.5));
         assert_eq!(positions[1].played, Some(positions[1].candidates.len() - 1));
+        // Lead and ownership from the mover's view, ownership in the networks' point order
+        // (row by row from the bottom-left: A5 is 20, E1 is 4).
+        assert_eq!((first.lead, positions[1].lead), (Some(-1.5), Some(-2.0)));
+        let black = first.ownership.as_ref().unwrap();
+        assert_eq!((black[20], black[4], black[0]), (-100, -50, 0));
+        let white = positions[1].ownership.as_ref().unwrap();
+        assert_eq!((white[20], white[4]), (100, 50));
+        assert!(parse_game(r#"{"size":5,"moves":[],"policy":[],"ownership":[[1]]}"#).is_err());
         assert!(parse_game(r#"{"size":5,"moves":["Z9"],"policy":[]}"#).is_err());
     }
 }

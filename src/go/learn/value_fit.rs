@@ -3,7 +3,10 @@
 //! backward pass of the pooled head into the trunk's (shared with the policy network's
 //! training, [`network_fit::trunk_backward`]), and AdamW over mini-batches with a random one
 //! of the eight board symmetries per sample. The loss is the cross-entropy against the
-//! teacher's probability (a soft target: distillation, not game results). Like the policy
+//! teacher's probability (a soft target: distillation, not game results), plus, where the
+//! teacher gave them, the auxiliary heads' losses ([`AuxiliaryWeights`]): each point's
+//! ownership as a cross-entropy over its two owners, and the score lead as a Huber loss.
+//! Like the policy
 //! network's, a run repeats exactly for a given seed and shard count on a given processor.
 //! Knows the teacher positions and the networks; nothing of the tree.
 
@@ -14,8 +17,8 @@ use crate::go::learn::teacher::TeacherPosition;
 use crate::go::search::network::INPUT_PLANES;
 use crate::go::search::network::{encode, forward_trunk, neighbour_table, Activations, Shape};
 use crate::go::search::value::{
-    head_forward, logistic, HeadActivations, HeadLayout, ValueNetwork, ValueShape, KOMI_SCALE,
-    VALUE_PLANES,
+    head_forward, logistic, ownership_forward, HeadActivations, HeadLayout, ValueNetwork,
+    ValueShape, KOMI_SCALE, SCORE_SCALE, VALUE_PLANES,
 };
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -29,6 +32,28 @@ pub struct ValueSample {
     pub komi: f32,
     /// The teacher's probability that the player to move wins.
     pub target: f32,
+    /// The teacher's score lead of the player to move, in points, when given.
+    pub lead: Option<f32>,
+    /// The teacher's ownership from the mover's view in hundredths, point by point as the
+    /// planes (empty when not given).
+    pub ownership: Vec<i8>,
+}
+
+/// The weights of the auxiliary losses beside the win probability's cross-entropy (1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AuxiliaryWeights {
+    /// The ownership cross-entropy, averaged over the points.
+    pub ownership: f32,
+    /// The score lead's Huber loss (in units of [`SCORE_SCALE`] points, quadratic within one).
+    pub score: f32,
+}
+
+impl AuxiliaryWeights {
+    /// No auxiliary loss: the win probability alone.
+    pub const NONE: AuxiliaryWeights = AuxiliaryWeights {
+        ownership: 0.0,
+        score: 0.0,
+    };
 }
 
 /// The sample of a teacher position, `None` when the teacher gave no win probability.
@@ -45,6 +70,8 @@ pub fn value_sample(position: &TeacherPosition) -> Option<ValueSample> {
         planes: planes.iter().map(|&value| value as u8).collect(),
         komi,
         target,
+        lead: position.lead,
+        ownership: position.ownership.clone().unwrap_or_default(),
     })
 }
 
@@ -53,6 +80,12 @@ pub fn value_sample(position: &TeacherPosition) -> Option<ValueSample> {
 struct Workspace {
     input: Vec<f32>,
     targets: Vec<f32>,
+    /// Each sample's score target (lead over [`SCORE_SCALE`]), when given.
+    leads: Vec<Option<f32>>,
+    /// Each sample's ownership targets as probabilities that the mover owns the point
+    /// (`[sample][point]` under the sample's symmetry; empty rows when not given).
+    ownership: Vec<Vec<f32>>,
+    ownership_logits: Vec<f32>,
     activations: Activations,
     head: HeadActivations,
     trunk_gradient: Vec<f32>,
@@ -62,7 +95,10 @@ struct Workspace {
     feature_gradient: Vec<f32>,
     hidden_gradient: Vec<f32>,
     gradient: Vec<f32>,
+    /// The win probability's summed cross-entropy (what an epoch reports).
     loss: f64,
+    /// The whole objective, auxiliary losses included (what the gradient is of).
+    objective: f64,
 }
 
 /// Fills the workspace's input from samples under symmetries.
@@ -72,6 +108,8 @@ fn assemble(samples: &[(&ValueSample, &[u16])], points: usize, workspace: &mut W
         .input
         .resize(samples.len() * points * VALUE_PLANES, 0.0);
     workspace.targets.clear();
+    workspace.leads.clear();
+    workspace.ownership.resize_with(samples.len(), Vec::new);
     for (position, (sample, permutation)) in samples.iter().enumerate() {
         for point in 0..points {
             let to = (position * points + permutation[point] as usize) * VALUE_PLANES;
@@ -82,6 +120,17 @@ fn assemble(samples: &[(&ValueSample, &[u16])], points: usize, workspace: &mut W
             workspace.input[to + INPUT_PLANES] = sample.komi;
         }
         workspace.targets.push(sample.target);
+        workspace
+            .leads
+            .push(sample.lead.map(|lead| lead / SCORE_SCALE));
+        let row = &mut workspace.ownership[position];
+        row.clear();
+        if sample.ownership.len() == points {
+            row.resize(points, 0.0);
+            for (point, &owner) in sample.ownership.iter().enumerate() {
+                row[permutation[point] as usize] = 0.5 + f32::from(owner) / 200.0;
+            }
+        }
     }
 }
 
@@ -99,14 +148,15 @@ fn cross_entropy(logit: f32, target: f32) -> f64 {
     softplus - target * logit
 }
 
-/// Adds the head's gradients for one position into `gradient` and its trunk gradient into
-/// `trunk_gradient` (`[point][channel]` of that position), given the gradient of the logit.
+/// Adds the value head's gradients for one position into `gradient` and its trunk gradient
+/// into `trunk_gradient` (`[point][channel]` of that position), given the gradients of the
+/// win logit and of the score output.
 #[allow(clippy::too_many_arguments)]
 fn head_backward(
     layout: &HeadLayout,
     parameters: &[f32],
     head: &HeadActivations,
-    logit_gradient: f32,
+    (logit_gradient, score_gradient): (f32, f32),
     points: usize,
     feature_gradient: &mut Vec<f32>,
     hidden_gradient: &mut Vec<f32>,
@@ -115,11 +165,14 @@ fn head_backward(
 ) {
     let channels = layout.features / 2;
     gradient[layout.output_bias] += logit_gradient;
+    gradient[layout.score_bias] += score_gradient;
     hidden_gradient.clear();
     for unit in 0..layout.hidden {
         gradient[layout.output_weights + unit] += logit_gradient * head.hidden[unit];
+        gradient[layout.score_weights + unit] += score_gradient * head.hidden[unit];
         hidden_gradient.push(if head.hidden[unit] > 0.0 {
             logit_gradient * parameters[layout.output_weights + unit]
+                + score_gradient * parameters[layout.score_weights + unit]
         } else {
             0.0
         });
@@ -156,12 +209,15 @@ fn gradient(
     parameters: &[f32],
     points: usize,
     table: &[u16],
-    scale: f32,
+    (scale, auxiliary): (f32, AuxiliaryWeights),
     workspace: &mut Workspace,
 ) {
     let Workspace {
         input,
         targets,
+        leads,
+        ownership,
+        ownership_logits,
         activations,
         head,
         trunk_gradient,
@@ -172,10 +228,12 @@ fn gradient(
         hidden_gradient,
         gradient,
         loss,
+        objective,
     } = workspace;
     gradient.clear();
     gradient.resize(parameters.len(), 0.0);
     *loss = 0.0;
+    *objective = 0.0;
     if input.is_empty() {
         return;
     }
@@ -189,19 +247,58 @@ fn gradient(
     for (position, &target) in targets.iter().enumerate() {
         let rows = position * points * channels..(position + 1) * points * channels;
         head_forward(&layout, parameters, &top[rows.clone()], points, head);
-        *loss += cross_entropy(head.logit, target);
+        let win_loss = cross_entropy(head.logit, target);
+        *loss += win_loss;
+        *objective += win_loss;
         let logit_gradient = (logistic(head.logit) - target) / scale;
+        // Huber: quadratic within one unit of the target, linear beyond.
+        let score_gradient = match leads[position] {
+            Some(lead) if auxiliary.score > 0.0 => {
+                let error = head.score - lead;
+                *objective += f64::from(auxiliary.score)
+                    * if error.abs() <= 1.0 {
+                        0.5 * f64::from(error * error)
+                    } else {
+                        f64::from(error.abs()) - 0.5
+                    };
+                auxiliary.score * error.clamp(-1.0, 1.0) / scale
+            }
+            _ => 0.0,
+        };
         head_backward(
             &layout,
             parameters,
             head,
-            logit_gradient,
+            (logit_gradient, score_gradient),
             points,
             feature_gradient,
             hidden_gradient,
             gradient,
-            &mut trunk_gradient[rows],
+            &mut trunk_gradient[rows.clone()],
         );
+        let owners = &ownership[position];
+        if auxiliary.ownership > 0.0 && owners.len() == points {
+            // The owner's probability is the logistic of twice the logit (tanh's own).
+            ownership_forward(
+                &layout,
+                parameters,
+                &top[rows.clone()],
+                points,
+                ownership_logits,
+            );
+            let weight = auxiliary.ownership / points as f32;
+            let weights = layout.ownership_weights..layout.ownership_weights + channels;
+            for (point, (&logit, &owner)) in ownership_logits.iter().zip(owners).enumerate() {
+                *objective += f64::from(weight) * cross_entropy(2.0 * logit, owner);
+                let point_gradient = weight * 2.0 * (logistic(2.0 * logit) - owner) / scale;
+                gradient[layout.ownership_bias] += point_gradient;
+                let row = rows.start + point * channels;
+                for (channel, weight_index) in weights.clone().enumerate() {
+                    gradient[weight_index] += point_gradient * top[row + channel];
+                    trunk_gradient[row + channel] += point_gradient * parameters[weight_index];
+                }
+            }
+        }
     }
     network_fit::trunk_backward(
         trunk,
@@ -233,6 +330,13 @@ fn initial_parameters(shape: &ValueShape, random: &mut SmallRng) -> Vec<f32> {
     for weight in &mut parameters[layout.output_weights..layout.output_bias] {
         *weight = random.gen_range(-bound..bound);
     }
+    for weight in &mut parameters[layout.score_weights..layout.score_bias] {
+        *weight = random.gen_range(-bound..bound);
+    }
+    let bound = (3.0 / shape.trunk.channels as f32).sqrt();
+    for weight in &mut parameters[layout.ownership_weights..layout.ownership_bias] {
+        *weight = random.gen_range(-bound..bound);
+    }
     parameters
 }
 
@@ -242,13 +346,14 @@ impl ShardResult for Workspace {
     }
 }
 
-/// Trains a value network of `hidden` head units on `samples` (all of one board size),
-/// calling `report` with the epoch, its mean training cross-entropy and the network after
-/// each epoch.
+/// Trains a value network of `hidden` head units on `samples` (all of one board size), the
+/// auxiliary heads with `auxiliary`, calling `report` with the epoch, its mean training
+/// cross-entropy and the network after each epoch.
 pub fn train(
     samples: &[ValueSample],
     board_size: usize,
     hidden: usize,
+    auxiliary: AuxiliaryWeights,
     options: &NetworkOptions,
     mut report: impl FnMut(usize, f64, &ValueNetwork),
 ) -> ValueNetwork {
@@ -273,7 +378,14 @@ pub fn train(
         &mut parameters,
         |workspace: &mut Workspace, shard, parameters, scale| {
             assemble(shard, points, workspace);
-            gradient(&shape, parameters, points, &table, scale, workspace);
+            gradient(
+                &shape,
+                parameters,
+                points,
+                &table,
+                (scale, auxiliary),
+                workspace,
+            );
         },
         |epoch, loss, parameters| {
             let network = ValueNetwork {
@@ -286,8 +398,19 @@ pub fn train(
     ValueNetwork { shape, parameters }
 }
 
-/// The network's win probability for each sample (identity symmetry), in parallel.
-pub fn predict(network: &ValueNetwork, samples: &[ValueSample], size: usize) -> Vec<f32> {
+/// What the network says of one sample, from the mover's view.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Prediction {
+    /// The win probability.
+    pub win: f32,
+    /// The score lead in points.
+    pub lead: f32,
+    /// Each point's expected owner (-1..1), as the planes.
+    pub ownership: Vec<f32>,
+}
+
+/// The network's prediction for each sample (identity symmetry), in parallel.
+pub fn predict(network: &ValueNetwork, samples: &[ValueSample], size: usize) -> Vec<Prediction> {
     let points = size * size;
     let table = neighbour_table(size);
     let identity: Vec<u16> = (0..points as u16).collect();
@@ -314,16 +437,24 @@ pub fn predict(network: &ValueNetwork, samples: &[ValueSample], size: usize) -> 
             let width = points * trunk.channels;
             (0..chunk.len())
                 .map(|position| {
+                    let rows = &top[position * width..(position + 1) * width];
                     head_forward(
                         &layout,
                         &network.parameters,
-                        &top[position * width..(position + 1) * width],
+                        rows,
                         points,
                         &mut workspace.head,
                     );
-                    logistic(workspace.head.logit)
+                    let mut ownership = Vec::new();
+                    ownership_forward(&layout, &network.parameters, rows, points, &mut ownership);
+                    ownership.iter_mut().for_each(|value| *value = value.tanh());
+                    Prediction {
+                        win: logistic(workspace.head.logit),
+                        lead: workspace.head.score * SCORE_SCALE,
+                        ownership,
+                    }
                 })
-                .collect::<Vec<f32>>()
+                .collect::<Vec<Prediction>>()
         })
         .collect()
 }
@@ -348,6 +479,17 @@ pub struct ValueFigures {
     /// Calibration: per tenth of the network's probability, (positions, mean network
     /// probability, mean teacher probability).
     pub calibration: Vec<(usize, f64, f64)>,
+    /// Positions with the teacher's score lead.
+    pub scored: usize,
+    /// Mean absolute error of the score lead, in points.
+    pub lead_error: f64,
+    /// Points with the teacher's ownership.
+    pub owned_points: usize,
+    /// Mean absolute error of the ownership (-1..1).
+    pub ownership_error: f64,
+    /// Share of the points the teacher gives to one side (|ownership| at least 0.5) that the
+    /// network gives to the same side.
+    pub ownership_agreement: f64,
 }
 
 /// The entropy of a probability, in nats.
@@ -362,7 +504,7 @@ fn entropy(probability: f64) -> f64 {
 }
 
 /// Measures `predictions` against the samples' targets.
-pub fn evaluate_value(predictions: &[f32], samples: &[ValueSample]) -> ValueFigures {
+pub fn evaluate_value(predictions: &[Prediction], samples: &[ValueSample]) -> ValueFigures {
     let count = predictions.len().min(samples.len());
     if count == 0 {
         return ValueFigures::default();
@@ -378,8 +520,26 @@ pub fn evaluate_value(predictions: &[f32], samples: &[ValueSample]) -> ValueFigu
         ..ValueFigures::default()
     };
     let (mut decided, mut agreed) = (0usize, 0usize);
-    for (&prediction, sample) in predictions.iter().zip(samples) {
-        let probability = f64::from(prediction).clamp(1e-7, 1.0 - 1e-7);
+    let (mut owned, mut owned_agreed) = (0usize, 0usize);
+    for (prediction, sample) in predictions.iter().zip(samples) {
+        if let Some(lead) = sample.lead {
+            figures.scored += 1;
+            figures.lead_error += f64::from((prediction.lead - lead).abs());
+        }
+        if sample.ownership.len() == prediction.ownership.len() {
+            for (&owner, &predicted) in sample.ownership.iter().zip(&prediction.ownership) {
+                let owner = f32::from(owner) / 100.0;
+                figures.owned_points += 1;
+                figures.ownership_error += f64::from((owner - predicted).abs());
+                if owner.abs() >= 0.5 {
+                    owned += 1;
+                    if (owner > 0.0) == (predicted > 0.0) {
+                        owned_agreed += 1;
+                    }
+                }
+            }
+        }
+        let probability = f64::from(prediction.win).clamp(1e-7, 1.0 - 1e-7);
         let target = f64::from(sample.target);
         figures.cross_entropy -=
             target * probability.ln() + (1.0 - target) * (1.0 - probability).ln();
@@ -405,6 +565,9 @@ pub fn evaluate_value(predictions: &[f32], samples: &[ValueSample]) -> ValueFigu
     figures.constant_cross_entropy /= scale;
     figures.squared_error /= scale;
     figures.agreement = agreed as f64 / decided.max(1) as f64;
+    figures.lead_error /= figures.scored.max(1) as f64;
+    figures.ownership_error /= figures.owned_points.max(1) as f64;
+    figures.ownership_agreement = owned_agreed as f64 / owned.max(1) as f64;
     for (positions, predicted, taught) in &mut figures.calibration {
         if *positions > 0 {
             *predicted /= *positions as f64;
@@ -419,14 +582,21 @@ impl ValueFigures {
     pub fn summary(&self) -> String {
         format!(
             "{} positions, cross-entropy {:.4} (teacher's entropy {:.4}, so KL {:.4}; a constant {:.4}), \
-             squared error {:.4}, agrees on the side ahead {:.1}%",
+             squared error {:.4}, agrees on the side ahead {:.1}%; score lead off by {:.2} points \
+             ({} positions); ownership off by {:.3}, {:.1}% of the teacher's owned points agree \
+             ({} points)",
             self.positions,
             self.cross_entropy,
             self.teacher_entropy,
             self.cross_entropy - self.teacher_entropy,
             self.constant_cross_entropy,
             self.squared_error,
-            100.0 * self.agreement
+            100.0 * self.agreement,
+            self.lead_error,
+            self.scored,
+            self.ownership_error,
+            100.0 * self.ownership_agreement,
+            self.owned_points,
         )
     }
 
@@ -455,7 +625,35 @@ mod tests {
     use crate::go::rules::point::{point_at, Move};
     use crate::go::search::board::PlayoutBoard;
 
-    /// A few positions of a 5x5 game with made-up targets.
+    const AUXILIARY: AuxiliaryWeights = AuxiliaryWeights {
+        ownership: 1.5,
+        score: 0.7,
+    };
+
+    /// Made-up ownership from the mover's view that a network can learn under every
+    /// symmetry: stones belong to their colour, empty points on the edge to the mover, the
+    /// others to the opponent by less.
+    fn made_up_ownership(board: &PlayoutBoard, color: Color) -> Vec<i8> {
+        let size = board.size();
+        (0..size * size)
+            .map(|point| {
+                let (row, column) = (point / size, point % size);
+                let cell = board.cell((row + 1) * board.stride() + column + 1);
+                if cell == crate::go::search::board::stone_code(color) {
+                    100
+                } else if cell == crate::go::search::board::stone_code(color.opponent()) {
+                    -100
+                } else if row == 0 || column == 0 || row == size - 1 || column == size - 1 {
+                    70
+                } else {
+                    -60
+                }
+            })
+            .collect()
+    }
+
+    /// A few positions of a 5x5 game with made-up targets (the last without the auxiliary
+    /// ones; one lead beyond the Huber loss's quadratic part).
     fn samples() -> Vec<ValueSample> {
         let mut board = Board::new(5);
         let mut color = Color::Black;
@@ -464,14 +662,18 @@ mod tests {
             .into_iter()
             .enumerate()
         {
+            let playout = PlayoutBoard::from_board(&board, color);
+            let ownership = made_up_ownership(&playout, color);
             let position = TeacherPosition {
-                board: PlayoutBoard::from_board(&board, color),
+                board: playout,
                 color,
                 candidates: Vec::new(),
                 targets: Vec::new(),
                 played: None,
                 komi: 7.5,
                 win: Some(0.2 + 0.1 * index as f32),
+                lead: (index < 5).then_some(-6.0 + 7.0 * index as f32),
+                ownership: (index < 5).then_some(ownership),
             };
             samples.push(value_sample(&position).expect("a win probability"));
             board
@@ -482,6 +684,69 @@ mod tests {
         samples
     }
 
+    /// The samples of the game of [`samples`] played under `symmetry` (the symmetries'
+    /// numbering: bit 0 mirrors the columns, bit 1 the rows, bit 2 swaps them).
+    fn transformed_samples(symmetry: usize) -> Vec<ValueSample> {
+        let transform = |column: usize, row: usize| {
+            let (mut r, mut c) = (row, column);
+            if symmetry & 1 != 0 {
+                c = 4 - c;
+            }
+            if symmetry & 2 != 0 {
+                r = 4 - r;
+            }
+            if symmetry & 4 != 0 {
+                std::mem::swap(&mut r, &mut c);
+            }
+            (c, r)
+        };
+        let mut board = Board::new(5);
+        let mut color = Color::Black;
+        let mut samples = Vec::new();
+        for (column, row) in [(2, 2), (1, 1), (3, 1), (1, 3), (3, 3), (2, 1)] {
+            let playout = PlayoutBoard::from_board(&board, color);
+            let position = TeacherPosition {
+                ownership: Some(made_up_ownership(&playout, color)),
+                board: playout,
+                color,
+                candidates: Vec::new(),
+                targets: Vec::new(),
+                played: None,
+                komi: 7.5,
+                win: Some(0.5),
+                lead: Some(1.0),
+            };
+            samples.push(value_sample(&position).expect("a win probability"));
+            let (c, r) = transform(column, row);
+            board
+                .try_play(Move::Place(point_at(c, r, 5)), color, false)
+                .expect("legal");
+            color = color.opponent();
+        }
+        samples
+    }
+
+    /// The symmetries training draws are the board's: a position's planes and ownership
+    /// targets under symmetry s are those of the game played mirrored by s (stones,
+    /// liberties, the last moves, komi and owners all move together).
+    #[test]
+    fn training_symmetries_move_planes_and_owners_together() {
+        let permutations = network_fit::symmetries(5);
+        let identity: Vec<u16> = (0..25).collect();
+        let original = transformed_samples(0);
+        for (symmetry, permutation) in permutations.iter().enumerate() {
+            let mirrored = transformed_samples(symmetry);
+            for (sample, mirror) in original.iter().zip(&mirrored) {
+                let mut drawn = Workspace::default();
+                assemble(&[(sample, permutation.as_slice())], 25, &mut drawn);
+                let mut played = Workspace::default();
+                assemble(&[(mirror, identity.as_slice())], 25, &mut played);
+                assert_eq!(drawn.input, played.input, "symmetry {symmetry}");
+                assert_eq!(drawn.ownership, played.ownership, "symmetry {symmetry}");
+            }
+        }
+    }
+
     fn loss_at(shape: &ValueShape, parameters: &[f32], chosen: &[(&ValueSample, &[u16])]) -> f64 {
         let mut workspace = Workspace::default();
         assemble(chosen, 25, &mut workspace);
@@ -490,10 +755,10 @@ mod tests {
             parameters,
             25,
             &neighbour_table(5),
-            1.0,
+            (1.0, AUXILIARY),
             &mut workspace,
         );
-        workspace.loss
+        workspace.objective
     }
 
     #[test]
@@ -527,13 +792,13 @@ mod tests {
             &parameters,
             25,
             &neighbour_table(5),
-            1.0,
+            (1.0, AUXILIARY),
             &mut workspace,
         );
         let analytic = workspace.gradient.clone();
         let layout = shape.head();
         let trunk_layers = shape.trunk.convolutions();
-        // A few parameters of every part: stem, block, head (hidden, output).
+        // A few parameters of every part: stem, block, head (hidden, win, score, ownership).
         let probes = [
             trunk_layers[0].weights + 5,
             trunk_layers[0].biases + 1,
@@ -545,6 +810,11 @@ mod tests {
             layout.hidden_biases + 1,
             layout.output_weights,
             layout.output_bias,
+            layout.score_weights + 1,
+            layout.score_bias,
+            layout.ownership_weights,
+            layout.ownership_weights + 3,
+            layout.ownership_bias,
         ];
         for &index in &probes {
             let step = 1e-3;
@@ -578,7 +848,7 @@ mod tests {
         };
         let mut first = None;
         let mut last = 0.0;
-        let network = train(&samples, 5, 8, &options, |epoch, loss, _| {
+        let network = train(&samples, 5, 8, AUXILIARY, &options, |epoch, loss, _| {
             if epoch == 0 {
                 first = Some(loss);
             }
@@ -593,24 +863,40 @@ mod tests {
             "{}",
             figures.summary()
         );
+        assert_eq!((figures.scored, figures.owned_points), (5, 125));
+        // A constant lead would be off by 8.4 points on average (the leads are -6..22).
+        assert!(figures.lead_error < 3.0, "{}", figures.summary());
+        assert!(figures.ownership_agreement > 0.95, "{}", figures.summary());
         // The engine's evaluation (direct kernel, identity symmetry) gives the same numbers.
         let mut board = Board::new(5);
         let mut scratch = crate::go::search::value::ValueScratch::default();
         let first_position = PlayoutBoard::from_board(&board, Color::Black);
-        let engine = network.win(&first_position, Color::Black, 7.5, &mut scratch);
+        let mut ownership = Vec::new();
+        let engine = network.evaluate(
+            &first_position,
+            Color::Black,
+            7.5,
+            &mut scratch,
+            Some(&mut ownership),
+        );
         assert!(
-            (engine - predictions[0]).abs() < 1e-4,
-            "{engine} {}",
+            (engine.win - predictions[0].win).abs() < 1e-4
+                && (engine.lead - predictions[0].lead).abs() < 1e-3,
+            "{engine:?} {:?}",
             predictions[0]
         );
+        assert_eq!(ownership.len(), 25);
+        for (engine, training) in ownership.iter().zip(&predictions[0].ownership) {
+            assert!((engine - training).abs() < 1e-4, "{engine} {training}");
+        }
         board
             .try_play(Move::Place(point_at(2, 2, 5)), Color::Black, false)
             .expect("legal");
         let second = PlayoutBoard::from_board(&board, Color::White);
         let engine = network.win(&second, Color::White, 7.5, &mut scratch);
         assert!(
-            (engine - predictions[1]).abs() < 1e-4,
-            "{engine} {}",
+            (engine - predictions[1].win).abs() < 1e-4,
+            "{engine} {:?}",
             predictions[1]
         );
     }

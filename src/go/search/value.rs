@@ -1,18 +1,24 @@
-//! The Go value network: the probability that the player to move wins, distilled from the
-//! KataGo teacher's win probability (`ishi-train --value-network`, `models/README.md`).
+//! The Go value network: the probability that the player to move wins, with the expected
+//! score lead and each point's ownership beside it, distilled from the KataGo teacher
+//! (`ishi-train --value-network`, `models/README.md`).
 //!
 //! Shape: the policy network's trunk ([`Shape`]: a 3x3 stem and residual blocks, fully
 //! convolutional, so one set of weights runs on every board size) over [`VALUE_PLANES`]
 //! planes: the policy network's [`INPUT_PLANES`] (the candidates plane left empty) and a
 //! plane of the komi from the mover's side (positive when the mover receives it), divided by
-//! [`KOMI_SCALE`]. The head pools the trunk's output over the board (mean and maximum of
-//! every channel), then one hidden layer (rectified) and one logit: the win probability is
-//! its logistic.
+//! [`KOMI_SCALE`]. The value head pools the trunk's output over the board (mean and maximum
+//! of every channel), then one hidden layer (rectified) and two outputs: the win logit (the
+//! win probability is its logistic) and the mover's score lead over [`SCORE_SCALE`]. The
+//! ownership head is a 1x1 convolution of the trunk's output: a logit per point whose tanh is
+//! the point's expected owner from the mover's view (1 the mover's, -1 the opponent's).
+//! Score and ownership are auxiliary targets: they give the trunk many more facts per
+//! position to learn from than one win probability (KataGo, arXiv 1902.10565, section 4).
 //!
 //! Parameters lie as the trunk's ([`Shape::convolutions`]), then from [`Shape::head`]: the
-//! hidden weights `[2 * channels][hidden]`, the hidden biases `[hidden]`, the output weights
-//! `[hidden]` and the output bias. The file: magic `ISHIVAL1`, five dimensions (u32: inputs,
-//! channels, blocks, hidden, board size trained on) and the parameters (f32), little-endian.
+//! hidden weights `[2 * channels][hidden]`, the hidden biases `[hidden]`, the win weights
+//! `[hidden]` and bias, the score weights `[hidden]` and bias, the ownership weights
+//! `[channels]` and bias. The file: magic `ISHIVAL2`, five dimensions (u32: inputs, channels,
+//! blocks, hidden, board size trained on) and the parameters (f32), little-endian.
 //!
 //! Knows the playout board and the policy network's trunk; nothing of the tree.
 
@@ -28,7 +34,10 @@ pub const VALUE_PLANES: usize = INPUT_PLANES + 1;
 /// Komi is divided by this in its plane (a handicap game's komi of 30 reads 2).
 pub const KOMI_SCALE: f32 = 15.0;
 
-const MAGIC: &[u8; 8] = b"ISHIVAL1";
+/// The score output times this is the lead in points.
+pub const SCORE_SCALE: f32 = 20.0;
+
+const MAGIC: &[u8; 8] = b"ISHIVAL2";
 const HEADER_BYTES: usize = 8 + 5 * 4;
 
 /// The value network's dimensions: its trunk and the width of the head's hidden layer.
@@ -51,10 +60,18 @@ pub struct HeadLayout {
     pub hidden_weights: usize,
     /// Offset of the hidden biases `[hidden]`.
     pub hidden_biases: usize,
-    /// Offset of the output weights `[hidden]`.
+    /// Offset of the win output's weights `[hidden]`.
     pub output_weights: usize,
-    /// Offset of the output bias.
+    /// Offset of the win output's bias.
     pub output_bias: usize,
+    /// Offset of the score output's weights `[hidden]`.
+    pub score_weights: usize,
+    /// Offset of the score output's bias.
+    pub score_bias: usize,
+    /// Offset of the ownership convolution's weights `[channels]`.
+    pub ownership_weights: usize,
+    /// Offset of the ownership convolution's bias.
+    pub ownership_bias: usize,
 }
 
 impl ValueShape {
@@ -64,6 +81,8 @@ impl ValueShape {
         let hidden_weights = self.trunk.head();
         let hidden_biases = hidden_weights + features * self.hidden;
         let output_weights = hidden_biases + self.hidden;
+        let score_weights = output_weights + self.hidden + 1;
+        let ownership_weights = score_weights + self.hidden + 1;
         HeadLayout {
             features,
             hidden: self.hidden,
@@ -71,12 +90,16 @@ impl ValueShape {
             hidden_biases,
             output_weights,
             output_bias: output_weights + self.hidden,
+            score_weights,
+            score_bias: score_weights + self.hidden,
+            ownership_weights,
+            ownership_bias: ownership_weights + self.trunk.channels,
         }
     }
 
     /// The number of parameters.
     pub fn parameter_count(&self) -> usize {
-        self.head().output_bias + 1
+        self.head().ownership_bias + 1
     }
 }
 
@@ -91,6 +114,8 @@ pub struct HeadActivations {
     pub hidden: Vec<f32>,
     /// The logit of the win probability.
     pub logit: f32,
+    /// The score output (the mover's lead over [`SCORE_SCALE`]).
+    pub score: f32,
 }
 
 /// Runs the head over one position's trunk output `top` (`[point][channel]`).
@@ -132,12 +157,36 @@ pub fn head_forward(
         }
     }
     let output = &parameters[layout.output_weights..layout.output_weights + layout.hidden];
+    let score = &parameters[layout.score_weights..layout.score_weights + layout.hidden];
     let mut logit = parameters[layout.output_bias];
-    for (unit, weight) in activations.hidden.iter_mut().zip(output) {
+    let mut lead = parameters[layout.score_bias];
+    for ((unit, weight), score_weight) in activations.hidden.iter_mut().zip(output).zip(score) {
         *unit = unit.max(0.0);
         logit += *unit * weight;
+        lead += *unit * score_weight;
     }
     activations.logit = logit;
+    activations.score = lead;
+}
+
+/// The ownership head over one position's trunk output `top` (`[point][channel]`): the
+/// logit of each point into `logits` (the point's owner from the mover's view is its tanh).
+pub fn ownership_forward(
+    layout: &HeadLayout,
+    parameters: &[f32],
+    top: &[f32],
+    points: usize,
+    logits: &mut Vec<f32>,
+) {
+    let channels = layout.features / 2;
+    let weights = &parameters[layout.ownership_weights..layout.ownership_weights + channels];
+    let bias = parameters[layout.ownership_bias];
+    logits.clear();
+    logits.extend(
+        top.chunks_exact(channels)
+            .take(points)
+            .map(|row| bias + row.iter().zip(weights).map(|(a, b)| a * b).sum::<f32>()),
+    );
 }
 
 /// The logistic function.
@@ -211,6 +260,12 @@ impl ValueNetwork {
     /// A wrong magic, input planes other than [`VALUE_PLANES`], implausible dimensions, a
     /// length that does not match them, or a parameter that is not finite.
     pub fn from_bytes(bytes: &[u8]) -> Result<ValueNetwork, String> {
+        if bytes.starts_with(b"ISHIVAL1") {
+            return Err(
+                "a value network of the first format (no score or ownership head): train it again"
+                    .into(),
+            );
+        }
         if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
             return Err("not an ishi value network".into());
         }
@@ -270,6 +325,20 @@ impl ValueNetwork {
         komi: f64,
         scratch: &mut ValueScratch,
     ) -> f32 {
+        self.evaluate(board, color, komi, scratch, None).win
+    }
+
+    /// The evaluation of `board` with `color` to move and White's `komi`; with `ownership`,
+    /// also each point's expected owner from `color`'s view (-1..1, row by row from the
+    /// bottom-left, as the planes).
+    pub fn evaluate(
+        &self,
+        board: &PlayoutBoard,
+        color: Color,
+        komi: f64,
+        scratch: &mut ValueScratch,
+        ownership: Option<&mut Vec<f32>>,
+    ) -> Evaluation {
         let size = board.size();
         let points = size * size;
         if scratch.table_size != size {
@@ -285,15 +354,28 @@ impl ValueNetwork {
             &scratch.table,
             &mut scratch.inference,
         );
-        head_forward(
-            &self.shape.head(),
-            &self.parameters,
-            top,
-            points,
-            &mut scratch.head,
-        );
-        logistic(scratch.head.logit)
+        let layout = self.shape.head();
+        head_forward(&layout, &self.parameters, top, points, &mut scratch.head);
+        if let Some(ownership) = ownership {
+            ownership_forward(&layout, &self.parameters, top, points, ownership);
+            for value in ownership.iter_mut() {
+                *value = value.tanh();
+            }
+        }
+        Evaluation {
+            win: logistic(scratch.head.logit),
+            lead: scratch.head.score * SCORE_SCALE,
+        }
     }
+}
+
+/// What the value network says of a position, from the player to move's view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Evaluation {
+    /// The probability of winning.
+    pub win: f32,
+    /// The expected score lead in points.
+    pub lead: f32,
 }
 
 /// The network in use: the one shipped in the binary unless [`use_file`] chose another.
@@ -405,6 +487,10 @@ mod tests {
         let mut wrong = bytes.clone();
         wrong[0] = b'X';
         assert!(ValueNetwork::from_bytes(&wrong).is_err());
+        let mut first_format = bytes.clone();
+        first_format[7] = b'1';
+        let refusal = ValueNetwork::from_bytes(&first_format).unwrap_err();
+        assert!(refusal.contains("train it again"), "{refusal}");
         let mut not_finite = bytes;
         let at = not_finite.len() - 4;
         not_finite[at..].copy_from_slice(&f32::NAN.to_le_bytes());
