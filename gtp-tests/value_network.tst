@@ -7,12 +7,12 @@
 #? [.*\[string\] value_weight 50.*]
 play b E5
 2 reg_genmove w
-#? [E3]
+#? [G6]
 3 genmove w
-#? [E3]
+#? [G6]
 play b C3
 4 genmove w
-#? [D7]
+#? [F4]
 # 13x13 and 19x19: the same weights run on every size.
 boardsize 13
 play b G7

@@ -359,6 +359,34 @@ pub fn network_lines(scale: f64) -> Vec<String> {
             }
             std::hint::black_box(total);
             let seconds = started.elapsed().as_secs_f64().max(1e-9);
+            // Where the time goes: the planes' encoding alone, the rest is the network.
+            let mut planes = Vec::new();
+            let started = std::time::Instant::now();
+            for _ in 0..evaluations {
+                crate::go::search::value::encode_value(&board, color, 7.5, &mut planes);
+                std::hint::black_box(&planes);
+            }
+            let encoding = started.elapsed().as_secs_f64() / evaluations as f64;
+            // Two threads at once, each with its own buffers (the search's workers).
+            let threads = std::thread::available_parallelism()
+                .map_or(1, usize::from)
+                .min(2);
+            let started = std::time::Instant::now();
+            std::thread::scope(|scope| {
+                for _ in 0..threads {
+                    let board = board.clone();
+                    scope.spawn(move || {
+                        let mut scratch = crate::go::search::value::ValueScratch::default();
+                        let mut total = 0.0;
+                        for _ in 0..evaluations {
+                            total += network.win(&board, color, 7.5, &mut scratch);
+                        }
+                        std::hint::black_box(total);
+                    });
+                }
+            });
+            let together =
+                (threads * evaluations) as f64 / started.elapsed().as_secs_f64().max(1e-9);
             let operations: usize = network
                 .shape
                 .trunk
@@ -376,11 +404,16 @@ pub fn network_lines(scale: f64) -> Vec<String> {
                     100.0 * rate / peak.core_rate
                 )
             });
+            let each = seconds / evaluations as f64;
             lines.push(format!(
-                "{size}x{size} value network, 1 thread: {:.0} evaluations/s ({:.0} us each, {:.2} GFLOP/s in the convolutions{share})",
+                "{size}x{size} value network, 1 thread: {:.0} evaluations/s ({:.0} us each, {:.2} GFLOP/s in the convolutions{share}); \
+                 {threads} threads: {together:.0} evaluations/s; encoding the planes {:.1} us ({:.0}%), the network {:.0} us",
                 evaluations as f64 / seconds,
-                seconds * 1e6 / evaluations as f64,
-                rate / 1e9
+                each * 1e6,
+                rate / 1e9,
+                encoding * 1e6,
+                100.0 * encoding / each,
+                (each - encoding).max(0.0) * 1e6,
             ));
         }
     }

@@ -128,6 +128,10 @@ struct Arguments {
     /// the teacher gives the lead.
     #[arg(long, default_value_t = 0.5)]
     score_weight: f32,
+    /// Weight of the value network's move-distribution loss (cross-entropy over the
+    /// candidates against the teacher's policy).
+    #[arg(long, default_value_t = 1.0)]
+    policy_weight: f32,
 }
 
 fn describe(model: &MoveModel) {
@@ -551,6 +555,7 @@ fn run_value_network(
         AuxiliaryWeights {
             ownership: arguments.ownership_weight,
             score: arguments.score_weight,
+            policy: arguments.policy_weight,
         },
         &options,
         |epoch, loss, network| {

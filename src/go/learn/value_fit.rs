@@ -5,7 +5,9 @@
 //! of the eight board symmetries per sample. The loss is the cross-entropy against the
 //! teacher's probability (a soft target: distillation, not game results), plus, where the
 //! teacher gave them, the auxiliary heads' losses ([`AuxiliaryWeights`]): each point's
-//! ownership as a cross-entropy over its two owners, and the score lead as a Huber loss.
+//! ownership as a cross-entropy over its two owners, the score lead as a Huber loss, and the
+//! teacher's move distribution as a cross-entropy over the candidates (legal moves that fill
+//! no own eye, and pass).
 //! Like the policy
 //! network's, a run repeats exactly for a given seed and shard count on a given processor.
 //! Knows the teacher positions and the networks; nothing of the tree.
@@ -17,7 +19,7 @@ use crate::go::learn::teacher::TeacherPosition;
 use crate::go::search::network::INPUT_PLANES;
 use crate::go::search::network::{encode, forward_trunk, neighbour_table, Activations, Shape};
 use crate::go::search::value::{
-    head_forward, logistic, ownership_forward, HeadActivations, HeadLayout, ValueNetwork,
+    head_forward, logistic, point_logits, HeadActivations, HeadLayout, PointHead, ValueNetwork,
     ValueShape, KOMI_SCALE, SCORE_SCALE, VALUE_PLANES,
 };
 use rand::rngs::SmallRng;
@@ -37,7 +39,13 @@ pub struct ValueSample {
     /// The teacher's ownership from the mover's view in hundredths, point by point as the
     /// planes (empty when not given).
     pub ownership: Vec<i8>,
+    /// The teacher's move distribution over the candidates: (point as the planes, or
+    /// [`PASS`], probability); empty when the candidates hold none of it.
+    pub policy: Vec<(u16, f32)>,
 }
+
+/// The pass move among a sample's candidates.
+pub const PASS: u16 = u16::MAX;
 
 /// The weights of the auxiliary losses beside the win probability's cross-entropy (1).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,6 +54,8 @@ pub struct AuxiliaryWeights {
     pub ownership: f32,
     /// The score lead's Huber loss (in units of [`SCORE_SCALE`] points, quadratic within one).
     pub score: f32,
+    /// The move distribution's cross-entropy.
+    pub policy: f32,
 }
 
 impl AuxiliaryWeights {
@@ -53,6 +63,7 @@ impl AuxiliaryWeights {
     pub const NONE: AuxiliaryWeights = AuxiliaryWeights {
         ownership: 0.0,
         score: 0.0,
+        policy: 0.0,
     };
 }
 
@@ -66,12 +77,33 @@ pub fn value_sample(position: &TeacherPosition) -> Option<ValueSample> {
         crate::color::Color::White => position.komi as f32,
         crate::color::Color::Black => -position.komi as f32,
     } / KOMI_SCALE;
+    let stride = size + 1;
+    let covered: f32 = position.targets.iter().sum();
+    let policy = if covered > 0.5 {
+        position
+            .candidates
+            .iter()
+            .zip(&position.targets)
+            .map(|(&point, &probability)| {
+                let point = point as usize;
+                let index = if point == crate::go::search::board::NO_POINT {
+                    PASS
+                } else {
+                    ((point / stride - 1) * size + point % stride - 1) as u16
+                };
+                (index, probability)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Some(ValueSample {
         planes: planes.iter().map(|&value| value as u8).collect(),
         komi,
         target,
         lead: position.lead,
         ownership: position.ownership.clone().unwrap_or_default(),
+        policy,
     })
 }
 
@@ -86,6 +118,11 @@ struct Workspace {
     /// (`[sample][point]` under the sample's symmetry; empty rows when not given).
     ownership: Vec<Vec<f32>>,
     ownership_logits: Vec<f32>,
+    /// Each sample's move targets under its symmetry (see [`ValueSample::policy`]).
+    policy: Vec<Vec<(u16, f32)>>,
+    policy_logits: Vec<f32>,
+    /// The softmax over one sample's candidates.
+    policy_probabilities: Vec<f32>,
     activations: Activations,
     head: HeadActivations,
     trunk_gradient: Vec<f32>,
@@ -110,6 +147,7 @@ fn assemble(samples: &[(&ValueSample, &[u16])], points: usize, workspace: &mut W
     workspace.targets.clear();
     workspace.leads.clear();
     workspace.ownership.resize_with(samples.len(), Vec::new);
+    workspace.policy.resize_with(samples.len(), Vec::new);
     for (position, (sample, permutation)) in samples.iter().enumerate() {
         for point in 0..points {
             let to = (position * points + permutation[point] as usize) * VALUE_PLANES;
@@ -131,6 +169,16 @@ fn assemble(samples: &[(&ValueSample, &[u16])], points: usize, workspace: &mut W
                 row[permutation[point] as usize] = 0.5 + f32::from(owner) / 200.0;
             }
         }
+        let moves = &mut workspace.policy[position];
+        moves.clear();
+        moves.extend(sample.policy.iter().map(|&(point, probability)| {
+            let point = if point == PASS {
+                PASS
+            } else {
+                permutation[point as usize]
+            };
+            (point, probability)
+        }));
     }
 }
 
@@ -156,7 +204,7 @@ fn head_backward(
     layout: &HeadLayout,
     parameters: &[f32],
     head: &HeadActivations,
-    (logit_gradient, score_gradient): (f32, f32),
+    (logit_gradient, score_gradient, pass_gradient): (f32, f32, f32),
     points: usize,
     feature_gradient: &mut Vec<f32>,
     hidden_gradient: &mut Vec<f32>,
@@ -166,13 +214,16 @@ fn head_backward(
     let channels = layout.features / 2;
     gradient[layout.output_bias] += logit_gradient;
     gradient[layout.score_bias] += score_gradient;
+    gradient[layout.pass_bias] += pass_gradient;
     hidden_gradient.clear();
     for unit in 0..layout.hidden {
         gradient[layout.output_weights + unit] += logit_gradient * head.hidden[unit];
         gradient[layout.score_weights + unit] += score_gradient * head.hidden[unit];
+        gradient[layout.pass_weights + unit] += pass_gradient * head.hidden[unit];
         hidden_gradient.push(if head.hidden[unit] > 0.0 {
             logit_gradient * parameters[layout.output_weights + unit]
                 + score_gradient * parameters[layout.score_weights + unit]
+                + pass_gradient * parameters[layout.pass_weights + unit]
         } else {
             0.0
         });
@@ -218,6 +269,9 @@ fn gradient(
         leads,
         ownership,
         ownership_logits,
+        policy,
+        policy_logits,
+        policy_probabilities,
         activations,
         head,
         trunk_gradient,
@@ -265,11 +319,64 @@ fn gradient(
             }
             _ => 0.0,
         };
+        // The move distribution: a softmax over the candidates' logits (the points' from the
+        // policy convolution, pass's from the value head), its gradient into both.
+        let moves = &policy[position];
+        let mut pass_gradient = 0.0;
+        if auxiliary.policy > 0.0 && !moves.is_empty() {
+            point_logits(
+                &layout,
+                parameters,
+                PointHead::Policy,
+                &top[rows.clone()],
+                points,
+                policy_logits,
+            );
+            let logit_of = |point: u16| {
+                if point == PASS {
+                    head.pass_logit
+                } else {
+                    policy_logits[point as usize]
+                }
+            };
+            let largest = moves
+                .iter()
+                .map(|&(point, _)| logit_of(point))
+                .fold(f32::NEG_INFINITY, f32::max);
+            policy_probabilities.clear();
+            policy_probabilities.extend(
+                moves
+                    .iter()
+                    .map(|&(point, _)| (logit_of(point) - largest).exp()),
+            );
+            let total: f32 = policy_probabilities.iter().sum();
+            let weights = layout.policy_weights..layout.policy_weights + channels;
+            for (&(point, target), probability) in moves.iter().zip(policy_probabilities.iter_mut())
+            {
+                *probability /= total;
+                if target > 0.0 {
+                    *objective -= f64::from(auxiliary.policy)
+                        * f64::from(target)
+                        * f64::from(probability.max(1e-30).ln());
+                }
+                let move_gradient = auxiliary.policy * (*probability - target) / scale;
+                if point == PASS {
+                    pass_gradient = move_gradient;
+                    continue;
+                }
+                gradient[layout.policy_bias] += move_gradient;
+                let row = rows.start + point as usize * channels;
+                for (channel, weight_index) in weights.clone().enumerate() {
+                    gradient[weight_index] += move_gradient * top[row + channel];
+                    trunk_gradient[row + channel] += move_gradient * parameters[weight_index];
+                }
+            }
+        }
         head_backward(
             &layout,
             parameters,
             head,
-            (logit_gradient, score_gradient),
+            (logit_gradient, score_gradient, pass_gradient),
             points,
             feature_gradient,
             hidden_gradient,
@@ -279,9 +386,10 @@ fn gradient(
         let owners = &ownership[position];
         if auxiliary.ownership > 0.0 && owners.len() == points {
             // The owner's probability is the logistic of twice the logit (tanh's own).
-            ownership_forward(
+            point_logits(
                 &layout,
                 parameters,
+                PointHead::Ownership,
                 &top[rows.clone()],
                 points,
                 ownership_logits,
@@ -333,8 +441,14 @@ fn initial_parameters(shape: &ValueShape, random: &mut SmallRng) -> Vec<f32> {
     for weight in &mut parameters[layout.score_weights..layout.score_bias] {
         *weight = random.gen_range(-bound..bound);
     }
+    for weight in &mut parameters[layout.pass_weights..layout.pass_bias] {
+        *weight = random.gen_range(-bound..bound);
+    }
     let bound = (3.0 / shape.trunk.channels as f32).sqrt();
     for weight in &mut parameters[layout.ownership_weights..layout.ownership_bias] {
+        *weight = random.gen_range(-bound..bound);
+    }
+    for weight in &mut parameters[layout.policy_weights..layout.policy_bias] {
         *weight = random.gen_range(-bound..bound);
     }
     parameters
@@ -407,6 +521,8 @@ pub struct Prediction {
     pub lead: f32,
     /// Each point's expected owner (-1..1), as the planes.
     pub ownership: Vec<f32>,
+    /// The move distribution over the sample's candidates (its [`ValueSample::policy`] order).
+    pub policy: Vec<f32>,
 }
 
 /// The network's prediction for each sample (identity symmetry), in parallel.
@@ -446,12 +562,45 @@ pub fn predict(network: &ValueNetwork, samples: &[ValueSample], size: usize) -> 
                         &mut workspace.head,
                     );
                     let mut ownership = Vec::new();
-                    ownership_forward(&layout, &network.parameters, rows, points, &mut ownership);
+                    point_logits(
+                        &layout,
+                        &network.parameters,
+                        PointHead::Ownership,
+                        rows,
+                        points,
+                        &mut ownership,
+                    );
                     ownership.iter_mut().for_each(|value| *value = value.tanh());
+                    let mut logits = Vec::new();
+                    point_logits(
+                        &layout,
+                        &network.parameters,
+                        PointHead::Policy,
+                        rows,
+                        points,
+                        &mut logits,
+                    );
+                    let mut policy: Vec<f32> = chunk[position]
+                        .policy
+                        .iter()
+                        .map(|&(point, _)| match point {
+                            PASS => workspace.head.pass_logit,
+                            point => logits[point as usize],
+                        })
+                        .collect();
+                    let largest = policy.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                    policy
+                        .iter_mut()
+                        .for_each(|logit| *logit = (*logit - largest).exp());
+                    let total: f32 = policy.iter().sum();
+                    policy
+                        .iter_mut()
+                        .for_each(|probability| *probability /= total);
                     Prediction {
                         win: logistic(workspace.head.logit),
                         lead: workspace.head.score * SCORE_SCALE,
                         ownership,
+                        policy,
                     }
                 })
                 .collect::<Vec<Prediction>>()
@@ -490,6 +639,12 @@ pub struct ValueFigures {
     /// Share of the points the teacher gives to one side (|ownership| at least 0.5) that the
     /// network gives to the same side.
     pub ownership_agreement: f64,
+    /// Positions with the teacher's move distribution.
+    pub policy_positions: usize,
+    /// Mean cross-entropy of the move distribution against the teacher's (nats).
+    pub policy_cross_entropy: f64,
+    /// Share of those positions where the network's most likely move is the teacher's.
+    pub policy_top1: f64,
 }
 
 /// The entropy of a probability, in nats.
@@ -521,7 +676,34 @@ pub fn evaluate_value(predictions: &[Prediction], samples: &[ValueSample]) -> Va
     };
     let (mut decided, mut agreed) = (0usize, 0usize);
     let (mut owned, mut owned_agreed) = (0usize, 0usize);
+    let mut top1 = 0usize;
     for (prediction, sample) in predictions.iter().zip(samples) {
+        if !sample.policy.is_empty() && prediction.policy.len() == sample.policy.len() {
+            figures.policy_positions += 1;
+            let most_likely = |values: &mut dyn Iterator<Item = f32>| {
+                values
+                    .enumerate()
+                    .fold((0, f32::NEG_INFINITY), |best, (index, value)| {
+                        if value > best.1 {
+                            (index, value)
+                        } else {
+                            best
+                        }
+                    })
+                    .0
+            };
+            for (&probability, &(_, target)) in prediction.policy.iter().zip(&sample.policy) {
+                if target > 0.0 {
+                    figures.policy_cross_entropy -=
+                        f64::from(target) * f64::from(probability.max(1e-30)).ln();
+                }
+            }
+            let network_choice = most_likely(&mut prediction.policy.iter().copied());
+            let teacher_choice = most_likely(&mut sample.policy.iter().map(|&(_, target)| target));
+            if network_choice == teacher_choice {
+                top1 += 1;
+            }
+        }
         if let Some(lead) = sample.lead {
             figures.scored += 1;
             figures.lead_error += f64::from((prediction.lead - lead).abs());
@@ -568,6 +750,8 @@ pub fn evaluate_value(predictions: &[Prediction], samples: &[ValueSample]) -> Va
     figures.lead_error /= figures.scored.max(1) as f64;
     figures.ownership_error /= figures.owned_points.max(1) as f64;
     figures.ownership_agreement = owned_agreed as f64 / owned.max(1) as f64;
+    figures.policy_cross_entropy /= figures.policy_positions.max(1) as f64;
+    figures.policy_top1 = top1 as f64 / figures.policy_positions.max(1) as f64;
     for (positions, predicted, taught) in &mut figures.calibration {
         if *positions > 0 {
             *predicted /= *positions as f64;
@@ -584,7 +768,8 @@ impl ValueFigures {
             "{} positions, cross-entropy {:.4} (teacher's entropy {:.4}, so KL {:.4}; a constant {:.4}), \
              squared error {:.4}, agrees on the side ahead {:.1}%; score lead off by {:.2} points \
              ({} positions); ownership off by {:.3}, {:.1}% of the teacher's owned points agree \
-             ({} points)",
+             ({} points); moves: cross-entropy {:.3}, the teacher's first choice first {:.1}% \
+             ({} positions)",
             self.positions,
             self.cross_entropy,
             self.teacher_entropy,
@@ -597,6 +782,9 @@ impl ValueFigures {
             self.ownership_error,
             100.0 * self.ownership_agreement,
             self.owned_points,
+            self.policy_cross_entropy,
+            100.0 * self.policy_top1,
+            self.policy_positions,
         )
     }
 
@@ -628,6 +816,7 @@ mod tests {
     const AUXILIARY: AuxiliaryWeights = AuxiliaryWeights {
         ownership: 1.5,
         score: 0.7,
+        policy: 0.8,
     };
 
     /// Made-up ownership from the mover's view that a network can learn under every
@@ -652,6 +841,31 @@ mod tests {
             .collect()
     }
 
+    /// A made-up move distribution that a network can learn under every symmetry: the empty
+    /// points on the edge three times as likely as the others, pass half as likely.
+    fn made_up_policy(board: &PlayoutBoard) -> (Vec<u16>, Vec<f32>) {
+        let size = board.size();
+        let mut candidates = Vec::new();
+        let mut weights = Vec::new();
+        for row in 0..size {
+            for column in 0..size {
+                let point = (row + 1) * board.stride() + column + 1;
+                if board.cell(point) == crate::go::search::board::EMPTY {
+                    candidates.push(point as u16);
+                    let edge = row == 0 || column == 0 || row == size - 1 || column == size - 1;
+                    weights.push(if edge { 3.0 } else { 1.0 });
+                }
+            }
+        }
+        candidates.push(crate::go::search::board::NO_POINT as u16);
+        weights.push(0.5);
+        let total: f32 = weights.iter().sum();
+        (
+            candidates,
+            weights.iter().map(|weight| weight / total).collect(),
+        )
+    }
+
     /// A few positions of a 5x5 game with made-up targets (the last without the auxiliary
     /// ones; one lead beyond the Huber loss's quadratic part).
     fn samples() -> Vec<ValueSample> {
@@ -664,11 +878,12 @@ mod tests {
         {
             let playout = PlayoutBoard::from_board(&board, color);
             let ownership = made_up_ownership(&playout, color);
+            let (candidates, targets) = made_up_policy(&playout);
             let position = TeacherPosition {
                 board: playout,
                 color,
-                candidates: Vec::new(),
-                targets: Vec::new(),
+                candidates,
+                targets,
                 played: None,
                 komi: 7.5,
                 win: Some(0.2 + 0.1 * index as f32),
@@ -705,12 +920,13 @@ mod tests {
         let mut samples = Vec::new();
         for (column, row) in [(2, 2), (1, 1), (3, 1), (1, 3), (3, 3), (2, 1)] {
             let playout = PlayoutBoard::from_board(&board, color);
+            let (candidates, targets) = made_up_policy(&playout);
             let position = TeacherPosition {
                 ownership: Some(made_up_ownership(&playout, color)),
                 board: playout,
                 color,
-                candidates: Vec::new(),
-                targets: Vec::new(),
+                candidates,
+                targets,
                 played: None,
                 komi: 7.5,
                 win: Some(0.5),
@@ -727,8 +943,8 @@ mod tests {
     }
 
     /// The symmetries training draws are the board's: a position's planes and ownership
-    /// targets under symmetry s are those of the game played mirrored by s (stones,
-    /// liberties, the last moves, komi and owners all move together).
+    /// and move targets under symmetry s are those of the game played mirrored by s (stones,
+    /// liberties, the last moves, komi, owners and moves all move together).
     #[test]
     fn training_symmetries_move_planes_and_owners_together() {
         let permutations = network_fit::symmetries(5);
@@ -743,6 +959,11 @@ mod tests {
                 assemble(&[(mirror, identity.as_slice())], 25, &mut played);
                 assert_eq!(drawn.input, played.input, "symmetry {symmetry}");
                 assert_eq!(drawn.ownership, played.ownership, "symmetry {symmetry}");
+                let mut drawn_moves = drawn.policy[0].clone();
+                let mut played_moves = played.policy[0].clone();
+                drawn_moves.sort_by_key(|&(point, _)| point);
+                played_moves.sort_by_key(|&(point, _)| point);
+                assert_eq!(drawn_moves, played_moves, "symmetry {symmetry}");
             }
         }
     }
@@ -815,6 +1036,10 @@ mod tests {
             layout.ownership_weights,
             layout.ownership_weights + 3,
             layout.ownership_bias,
+            layout.policy_weights + 2,
+            layout.policy_bias,
+            layout.pass_weights + 1,
+            layout.pass_bias,
         ];
         for &index in &probes {
             let step = 1e-3;
@@ -867,6 +1092,24 @@ mod tests {
         // A constant lead would be off by 8.4 points on average (the leads are -6..22).
         assert!(figures.lead_error < 3.0, "{}", figures.summary());
         assert!(figures.ownership_agreement > 0.95, "{}", figures.summary());
+        // The move distribution: near the made-up one's entropy (its floor).
+        let entropy: f64 = samples
+            .iter()
+            .map(|sample| {
+                sample
+                    .policy
+                    .iter()
+                    .map(|&(_, target)| -f64::from(target) * f64::from(target).ln())
+                    .sum::<f64>()
+            })
+            .sum::<f64>()
+            / samples.len() as f64;
+        assert_eq!(figures.policy_positions, 6);
+        assert!(
+            figures.policy_cross_entropy - entropy < 0.05,
+            "entropy {entropy}: {}",
+            figures.summary()
+        );
         // The engine's evaluation (direct kernel, identity symmetry) gives the same numbers.
         let mut board = Board::new(5);
         let mut scratch = crate::go::search::value::ValueScratch::default();

@@ -7,17 +7,20 @@
 //! planes: the policy network's [`INPUT_PLANES`] (the candidates plane left empty) and a
 //! plane of the komi from the mover's side (positive when the mover receives it), divided by
 //! [`KOMI_SCALE`]. The value head pools the trunk's output over the board (mean and maximum
-//! of every channel), then one hidden layer (rectified) and two outputs: the win logit (the
-//! win probability is its logistic) and the mover's score lead over [`SCORE_SCALE`]. The
-//! ownership head is a 1x1 convolution of the trunk's output: a logit per point whose tanh is
-//! the point's expected owner from the mover's view (1 the mover's, -1 the opponent's).
-//! Score and ownership are auxiliary targets: they give the trunk many more facts per
-//! position to learn from than one win probability (KataGo, arXiv 1902.10565, section 4).
+//! of every channel), then one hidden layer (rectified) and three outputs: the win logit (the
+//! win probability is its logistic), the mover's score lead over [`SCORE_SCALE`] and the
+//! pass move's policy logit. The ownership head is a 1x1 convolution of the trunk's output: a
+//! logit per point whose tanh is the point's expected owner from the mover's view (1 the
+//! mover's, -1 the opponent's); the policy head another, each point's move logit (a softmax
+//! over the legal moves and pass gives the teacher's move distribution). Score, ownership and
+//! policy are auxiliary targets: they give the trunk many more facts per position to learn
+//! from than one win probability (AlphaGo Zero's dual network; KataGo, arXiv 1902.10565).
 //!
 //! Parameters lie as the trunk's ([`Shape::convolutions`]), then from [`Shape::head`]: the
 //! hidden weights `[2 * channels][hidden]`, the hidden biases `[hidden]`, the win weights
 //! `[hidden]` and bias, the score weights `[hidden]` and bias, the ownership weights
-//! `[channels]` and bias. The file: magic `ISHIVAL2`, five dimensions (u32: inputs, channels,
+//! `[channels]` and bias, the policy weights `[channels]` and bias, the pass weights
+//! `[hidden]` and bias. The file: magic `ISHIVAL3`, five dimensions (u32: inputs, channels,
 //! blocks, hidden, board size trained on) and the parameters (f32), little-endian.
 //!
 //! Knows the playout board and the policy network's trunk; nothing of the tree.
@@ -37,7 +40,7 @@ pub const KOMI_SCALE: f32 = 15.0;
 /// The score output times this is the lead in points.
 pub const SCORE_SCALE: f32 = 20.0;
 
-const MAGIC: &[u8; 8] = b"ISHIVAL2";
+const MAGIC: &[u8; 8] = b"ISHIVAL3";
 const HEADER_BYTES: usize = 8 + 5 * 4;
 
 /// The value network's dimensions: its trunk and the width of the head's hidden layer.
@@ -72,6 +75,14 @@ pub struct HeadLayout {
     pub ownership_weights: usize,
     /// Offset of the ownership convolution's bias.
     pub ownership_bias: usize,
+    /// Offset of the policy convolution's weights `[channels]`.
+    pub policy_weights: usize,
+    /// Offset of the policy convolution's bias.
+    pub policy_bias: usize,
+    /// Offset of the pass logit's weights `[hidden]`.
+    pub pass_weights: usize,
+    /// Offset of the pass logit's bias.
+    pub pass_bias: usize,
 }
 
 impl ValueShape {
@@ -83,6 +94,8 @@ impl ValueShape {
         let output_weights = hidden_biases + self.hidden;
         let score_weights = output_weights + self.hidden + 1;
         let ownership_weights = score_weights + self.hidden + 1;
+        let policy_weights = ownership_weights + self.trunk.channels + 1;
+        let pass_weights = policy_weights + self.trunk.channels + 1;
         HeadLayout {
             features,
             hidden: self.hidden,
@@ -94,12 +107,16 @@ impl ValueShape {
             score_bias: score_weights + self.hidden,
             ownership_weights,
             ownership_bias: ownership_weights + self.trunk.channels,
+            policy_weights,
+            policy_bias: policy_weights + self.trunk.channels,
+            pass_weights,
+            pass_bias: pass_weights + self.hidden,
         }
     }
 
     /// The number of parameters.
     pub fn parameter_count(&self) -> usize {
-        self.head().ownership_bias + 1
+        self.head().pass_bias + 1
     }
 }
 
@@ -116,6 +133,8 @@ pub struct HeadActivations {
     pub logit: f32,
     /// The score output (the mover's lead over [`SCORE_SCALE`]).
     pub score: f32,
+    /// The pass move's policy logit.
+    pub pass_logit: f32,
 }
 
 /// Runs the head over one position's trunk output `top` (`[point][channel]`).
@@ -158,29 +177,64 @@ pub fn head_forward(
     }
     let output = &parameters[layout.output_weights..layout.output_weights + layout.hidden];
     let score = &parameters[layout.score_weights..layout.score_weights + layout.hidden];
+    let pass = &parameters[layout.pass_weights..layout.pass_weights + layout.hidden];
     let mut logit = parameters[layout.output_bias];
     let mut lead = parameters[layout.score_bias];
-    for ((unit, weight), score_weight) in activations.hidden.iter_mut().zip(output).zip(score) {
+    let mut pass_logit = parameters[layout.pass_bias];
+    for (((unit, weight), score_weight), pass_weight) in activations
+        .hidden
+        .iter_mut()
+        .zip(output)
+        .zip(score)
+        .zip(pass)
+    {
         *unit = unit.max(0.0);
         logit += *unit * weight;
         lead += *unit * score_weight;
+        pass_logit += *unit * pass_weight;
     }
     activations.logit = logit;
     activations.score = lead;
+    activations.pass_logit = pass_logit;
 }
 
-/// The ownership head over one position's trunk output `top` (`[point][channel]`): the
-/// logit of each point into `logits` (the point's owner from the mover's view is its tanh).
-pub fn ownership_forward(
+/// The heads that give one logit per point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointHead {
+    /// The point's owner from the mover's view is the logit's tanh.
+    Ownership,
+    /// The move's logit (pass's is the value head's [`HeadActivations::pass_logit`]).
+    Policy,
+}
+
+/// A point head over one position's trunk output `top` (`[point][channel]`): the logit of
+/// each point into `logits`.
+pub fn point_logits(
     layout: &HeadLayout,
     parameters: &[f32],
+    head: PointHead,
     top: &[f32],
     points: usize,
     logits: &mut Vec<f32>,
 ) {
-    let channels = layout.features / 2;
-    let weights = &parameters[layout.ownership_weights..layout.ownership_weights + channels];
-    let bias = parameters[layout.ownership_bias];
+    let offset = match head {
+        PointHead::Ownership => layout.ownership_weights,
+        PointHead::Policy => layout.policy_weights,
+    };
+    point_convolution(parameters, offset, layout.features / 2, top, points, logits);
+}
+
+/// A 1x1 convolution to one output: `channels` weights from `offset`, then the bias.
+fn point_convolution(
+    parameters: &[f32],
+    offset: usize,
+    channels: usize,
+    top: &[f32],
+    points: usize,
+    logits: &mut Vec<f32>,
+) {
+    let weights = &parameters[offset..offset + channels];
+    let bias = parameters[offset + channels];
     logits.clear();
     logits.extend(
         top.chunks_exact(channels)
@@ -260,11 +314,8 @@ impl ValueNetwork {
     /// A wrong magic, input planes other than [`VALUE_PLANES`], implausible dimensions, a
     /// length that does not match them, or a parameter that is not finite.
     pub fn from_bytes(bytes: &[u8]) -> Result<ValueNetwork, String> {
-        if bytes.starts_with(b"ISHIVAL1") {
-            return Err(
-                "a value network of the first format (no score or ownership head): train it again"
-                    .into(),
-            );
+        if bytes.len() >= 8 && bytes.starts_with(b"ISHIVAL") && bytes[7] < MAGIC[7] {
+            return Err("a value network of an older format (fewer heads): train it again".into());
         }
         if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
             return Err("not an ishi value network".into());
@@ -357,7 +408,14 @@ impl ValueNetwork {
         let layout = self.shape.head();
         head_forward(&layout, &self.parameters, top, points, &mut scratch.head);
         if let Some(ownership) = ownership {
-            ownership_forward(&layout, &self.parameters, top, points, ownership);
+            point_logits(
+                &layout,
+                &self.parameters,
+                PointHead::Ownership,
+                top,
+                points,
+                ownership,
+            );
             for value in ownership.iter_mut() {
                 *value = value.tanh();
             }
@@ -488,7 +546,7 @@ mod tests {
         wrong[0] = b'X';
         assert!(ValueNetwork::from_bytes(&wrong).is_err());
         let mut first_format = bytes.clone();
-        first_format[7] = b'1';
+        first_format[7] = b'2';
         let refusal = ValueNetwork::from_bytes(&first_format).unwrap_err();
         assert!(refusal.contains("train it again"), "{refusal}");
         let mut not_finite = bytes;
