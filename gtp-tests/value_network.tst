@@ -1,7 +1,7 @@
-# The value network mixed into the leaf results (--param value_weight, models/README.md):
-# the shipped network loads, the search plays, and deterministic mode still repeats (the
-# genmove after reg_genmove reuses its tree, so it may choose otherwise).
-# ishi-args: --param value_weight=50 --playouts 400
+# The value network mixed into the leaf results (--param value_weight, 50 by default,
+# models/README.md): the shipped network loads, the search plays, and deterministic mode still
+# repeats (the genmove after reg_genmove reuses its tree, so it may choose otherwise).
+# ishi-args: --playouts 400
 
 1 ishi-param
 #? [.*\[string\] value_weight 50.*]
@@ -13,7 +13,7 @@ play b E5
 play b C3
 4 genmove w
 #? [F4]
-# 13x13 and 19x19: the same weights run on every size.
+# 13x13 and 19x19: the network learned 9x9 alone, so the leaves back up their playouts.
 boardsize 13
 play b G7
 5 genmove w

@@ -115,6 +115,10 @@ impl SearchGame for PlayoutBoard {
             return None;
         }
         let network = value::shipped()?;
+        // Only on the board size it learned: its judgement elsewhere is not measured.
+        if network.shape.trunk.board_size != self.size() {
+            return None;
+        }
         Some(f64::from(network.win(
             self,
             player,
@@ -145,6 +149,34 @@ impl SearchGame for PlayoutBoard {
                     WHITE => *sum -= 1,
                     _ => {}
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::rules::board::Board;
+
+    /// The value network judges the board size it learned (9x9) and no other; capture Go
+    /// never.
+    #[test]
+    fn the_leaf_value_is_given_on_the_networks_board_size_only() {
+        let params = SearchParams::default();
+        let mut scratch = PriorScratch::default();
+        for (size, capture_target, expected) in [
+            (9, None, true),
+            (13, None, false),
+            (19, None, false),
+            (9, Some(1), false),
+        ] {
+            let board = PlayoutBoard::from_board(&Board::new(size), Color::Black);
+            let settings = PlayoutSettings::new(&params, size, 7.5, capture_target);
+            let value = board.evaluate(Color::Black, &settings, &mut scratch);
+            assert_eq!(value.is_some(), expected, "{size} {capture_target:?}");
+            if let Some(value) = value {
+                assert!((0.0..=1.0).contains(&value));
             }
         }
     }
