@@ -866,42 +866,10 @@ mod tests {
         )
     }
 
-    /// A few positions of a 5x5 game with made-up targets (the last without the auxiliary
-    /// ones; one lead beyond the Huber loss's quadratic part).
-    fn samples() -> Vec<ValueSample> {
-        let mut board = Board::new(5);
-        let mut color = Color::Black;
-        let mut samples = Vec::new();
-        for (index, (column, row)) in [(2, 2), (1, 1), (3, 1), (1, 3), (3, 3), (2, 1)]
-            .into_iter()
-            .enumerate()
-        {
-            let playout = PlayoutBoard::from_board(&board, color);
-            let ownership = made_up_ownership(&playout, color);
-            let (candidates, targets) = made_up_policy(&playout);
-            let position = TeacherPosition {
-                board: playout,
-                color,
-                candidates,
-                targets,
-                played: None,
-                komi: 7.5,
-                win: Some(0.2 + 0.1 * index as f32),
-                lead: (index < 5).then_some(-6.0 + 7.0 * index as f32),
-                ownership: (index < 5).then_some(ownership),
-            };
-            samples.push(value_sample(&position).expect("a win probability"));
-            board
-                .try_play(Move::Place(point_at(column, row, 5)), color, false)
-                .expect("legal");
-            color = color.opponent();
-        }
-        samples
-    }
-
-    /// The samples of the game of [`samples`] played under `symmetry` (the symmetries'
-    /// numbering: bit 0 mirrors the columns, bit 1 the rows, bit 2 swaps them).
-    fn transformed_samples(symmetry: usize) -> Vec<ValueSample> {
+    /// The positions of a 5x5 game played under `symmetry` (the symmetries' numbering: bit 0
+    /// mirrors the columns, bit 1 the rows, bit 2 swaps them), with made-up ownership and
+    /// moves, win 0.5 and lead 1.
+    fn game_positions(symmetry: usize) -> Vec<TeacherPosition> {
         let transform = |column: usize, row: usize| {
             let (mut r, mut c) = (row, column);
             if symmetry & 1 != 0 {
@@ -917,11 +885,11 @@ mod tests {
         };
         let mut board = Board::new(5);
         let mut color = Color::Black;
-        let mut samples = Vec::new();
+        let mut positions = Vec::new();
         for (column, row) in [(2, 2), (1, 1), (3, 1), (1, 3), (3, 3), (2, 1)] {
             let playout = PlayoutBoard::from_board(&board, color);
             let (candidates, targets) = made_up_policy(&playout);
-            let position = TeacherPosition {
+            positions.push(TeacherPosition {
                 ownership: Some(made_up_ownership(&playout, color)),
                 board: playout,
                 color,
@@ -931,15 +899,39 @@ mod tests {
                 komi: 7.5,
                 win: Some(0.5),
                 lead: Some(1.0),
-            };
-            samples.push(value_sample(&position).expect("a win probability"));
+            });
             let (c, r) = transform(column, row);
             board
                 .try_play(Move::Place(point_at(c, r, 5)), color, false)
                 .expect("legal");
             color = color.opponent();
         }
-        samples
+        positions
+    }
+
+    /// The game's positions with made-up targets (the last without the auxiliary ones; one
+    /// lead beyond the Huber loss's quadratic part).
+    fn samples() -> Vec<ValueSample> {
+        game_positions(0)
+            .into_iter()
+            .enumerate()
+            .map(|(index, mut position)| {
+                position.win = Some(0.2 + 0.1 * index as f32);
+                position.lead = (index < 5).then_some(-6.0 + 7.0 * index as f32);
+                if index >= 5 {
+                    position.ownership = None;
+                }
+                value_sample(&position).expect("a win probability")
+            })
+            .collect()
+    }
+
+    /// The samples of the game played under `symmetry`.
+    fn transformed_samples(symmetry: usize) -> Vec<ValueSample> {
+        game_positions(symmetry)
+            .iter()
+            .map(|position| value_sample(position).expect("a win probability"))
+            .collect()
     }
 
     /// The symmetries training draws are the board's: a position's planes and ownership
