@@ -14,6 +14,7 @@ use ishi::go::learn::fit::{
 use ishi::go::learn::local::ShapeIndex;
 use ishi::go::learn::network_fit::{
     self, evaluate_network, network_sample, NetworkFigures, NetworkOptions, NetworkSample,
+    SizeGroup,
 };
 use ishi::go::learn::teacher::{read_games, replay, replay_all, TeacherGame, TeacherPosition};
 use ishi::go::learn::value_fit::{
@@ -85,9 +86,10 @@ struct Arguments {
     /// Measure this policy network on the held-out positions instead of training.
     #[arg(long)]
     evaluate_network: Option<PathBuf>,
-    /// The network's board size (games of other sizes are left out).
-    #[arg(long, default_value_t = 9)]
-    network_size: usize,
+    /// The network's board sizes, comma-separated (games of other sizes are left out); the
+    /// policy network takes one, the value network several (each batch one size).
+    #[arg(long, value_delimiter = ',', default_value = "9")]
+    network_size: Vec<usize>,
     /// The network's hidden channels.
     #[arg(long, default_value_t = 32)]
     network_channels: usize,
@@ -117,6 +119,10 @@ struct Arguments {
     /// Measure this value network on the held-out positions instead of training.
     #[arg(long)]
     evaluate_value_network: Option<PathBuf>,
+    /// Start the value network's training from this network's weights (its channels,
+    /// blocks and hidden units must be the ones asked for) instead of random ones.
+    #[arg(long)]
+    start_from: Option<PathBuf>,
     /// Units of the value head's hidden layer.
     #[arg(long, default_value_t = 32)]
     value_hidden: usize,
@@ -408,7 +414,9 @@ fn run_network(
     held_out: &[TeacherGame],
     started: Instant,
 ) -> Result<(), String> {
-    let size = arguments.network_size;
+    let [size] = arguments.network_size[..] else {
+        return Err("the policy network takes one --network-size".to_string());
+    };
     let (test, model_rankings): (Vec<NetworkSample>, Vec<Vec<f32>>) =
         network_samples(held_out, size).into_iter().unzip();
     let mut model_figures = NetworkFigures::default();
@@ -512,6 +520,35 @@ fn report_value(label: &str, figures: &ValueFigures) {
     }
 }
 
+/// Reads a value network file.
+fn read_value_network(path: &std::path::Path) -> Result<ValueNetwork, String> {
+    let bytes = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
+    ValueNetwork::from_bytes(&bytes).map_err(|error| format!("{}: {error}", path.display()))
+}
+
+/// Held-out figures of `network` on each size's test samples (`tests`: size and samples),
+/// reported with `label` (with the calibration table when `calibration`); returns the
+/// cross-entropy over all of them.
+fn measure_value(
+    label: &str,
+    network: &ValueNetwork,
+    tests: &[(usize, Vec<ValueSample>)],
+    calibration: bool,
+) -> f64 {
+    let (mut summed, mut positions) = (0.0, 0usize);
+    for (size, test) in tests {
+        let figures = evaluate_value(&value_fit::predict(network, test, *size), test);
+        summed += figures.cross_entropy * figures.positions as f64;
+        positions += figures.positions;
+        if calibration {
+            report_value(&format!("{label} {size}x{size}"), &figures);
+        } else {
+            say(&format!("{label} {size}x{size}: {}", figures.summary()));
+        }
+    }
+    summed / positions.max(1) as f64
+}
+
 /// Trains (or measures) the value network.
 fn run_value_network(
     arguments: &Arguments,
@@ -519,38 +556,64 @@ fn run_value_network(
     held_out: &[TeacherGame],
     started: Instant,
 ) -> Result<(), String> {
-    let size = arguments.network_size;
-    let test = value_samples(held_out, size);
+    let mut sizes = arguments.network_size.clone();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let tests: Vec<(usize, Vec<ValueSample>)> = sizes
+        .iter()
+        .map(|&size| (size, value_samples(held_out, size)))
+        .collect();
     if let Some(path) = &arguments.evaluate_value_network {
-        let bytes = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
-        let network = ValueNetwork::from_bytes(&bytes)?;
-        let predictions = value_fit::predict(&network, &test, size);
-        report_value(
-            &format!("held out {size}x{size}, value network {:?}", network.shape),
-            &evaluate_value(&predictions, &test),
+        let network = read_value_network(path)?;
+        measure_value(
+            &format!(
+                "held out, value network {:?} (learned {:?}),",
+                network.shape,
+                network.sizes.list()
+            ),
+            &network,
+            &tests,
+            true,
         );
-        say(&format!(
-            "one evaluation as the engine runs it: {:.1} microseconds (one thread)",
-            value_evaluation_cost(&network, held_out, size)
-        ));
+        for &size in &sizes {
+            say(&format!(
+                "one {size}x{size} evaluation as the engine runs it: {:.1} microseconds (one thread)",
+                value_evaluation_cost(&network, held_out, size)
+            ));
+        }
         return Ok(());
     }
-    let samples = value_samples(training, size);
-    say(&format!(
-        "{} training positions, {} held out ({:.0} s)",
-        samples.len(),
-        test.len(),
-        started.elapsed().as_secs_f64()
-    ));
+    let start = match &arguments.start_from {
+        Some(path) => Some(read_value_network(path)?),
+        None => None,
+    };
+    let samples: Vec<(usize, Vec<ValueSample>)> = sizes
+        .iter()
+        .map(|&size| (size, value_samples(training, size)))
+        .collect();
+    for ((size, train), (_, test)) in samples.iter().zip(&tests) {
+        say(&format!(
+            "{size}x{size}: {} training positions, {} held out ({:.0} s)",
+            train.len(),
+            test.len(),
+            started.elapsed().as_secs_f64()
+        ));
+    }
+    let groups: Vec<SizeGroup<'_, ValueSample>> = samples
+        .iter()
+        .map(|(size, samples)| SizeGroup {
+            size: *size,
+            samples,
+        })
+        .collect();
     let options = network_options(arguments);
     let path = arguments.value_network.clone().unwrap_or_default();
     // A value network overfits its games' correlated positions within a few epochs: the
-    // epoch with the best held-out cross-entropy is the one kept (and written at once, so
-    // a long run can be stopped).
+    // epoch with the best held-out cross-entropy (over every size) is the one kept (and
+    // written at once, so a long run can be stopped).
     let mut best: Option<(f64, usize, ValueNetwork)> = None;
     value_fit::train(
-        &samples,
-        size,
+        &groups,
         arguments.value_hidden,
         AuxiliaryWeights {
             ownership: arguments.ownership_weight,
@@ -558,31 +621,31 @@ fn run_value_network(
             policy: arguments.policy_weight,
         },
         &options,
+        start.as_ref(),
         |epoch, loss, network| {
-            let predictions = value_fit::predict(network, &test, size);
-            let figures = evaluate_value(&predictions, &test);
             say(&format!(
-                "epoch {}: training cross-entropy {loss:.4}; held out: {} ({:.0} s)",
+                "epoch {}: training cross-entropy {loss:.4} ({:.0} s)",
                 epoch + 1,
-                figures.summary(),
                 started.elapsed().as_secs_f64()
             ));
+            let cross_entropy = measure_value("  held out", network, &tests, false);
             if best
                 .as_ref()
-                .is_none_or(|(cross_entropy, _, _)| figures.cross_entropy < *cross_entropy)
+                .is_none_or(|(best_entropy, _, _)| cross_entropy < *best_entropy)
             {
                 let _ = std::fs::write(&path, network.to_bytes());
-                best = Some((figures.cross_entropy, epoch + 1, network.clone()));
+                best = Some((cross_entropy, epoch + 1, network.clone()));
             }
         },
-    );
+    )?;
     let Some((_, epoch, network)) = best else {
         return Err("no epoch ran (--network-epochs 0)".to_string());
     };
-    let predictions = value_fit::predict(&network, &test, size);
-    report_value(
-        &format!("held out {size}x{size}, epoch {epoch} (the best)"),
-        &evaluate_value(&predictions, &test),
+    measure_value(
+        &format!("held out, epoch {epoch} (the best),"),
+        &network,
+        &tests,
+        true,
     );
     let bytes = network.to_bytes();
     std::fs::write(&path, &bytes).map_err(|error| format!("{}: {error}", path.display()))?;

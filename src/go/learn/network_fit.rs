@@ -501,46 +501,84 @@ fn batch_gradient<S: Sync, W: ShardResult>(
     *first_loss
 }
 
-/// The training loop of every network: `options.epochs` passes over `samples` in a shuffled
-/// order, mini-batches of `options.batch` with one of the eight symmetries drawn per sample,
-/// each batch's gradient from `compute` over `options.shards` shards in parallel, AdamW with
-/// the step decaying linearly to a tenth. `report` gets the epoch, its mean training loss
-/// and the parameters after it.
+/// One board size's training samples.
+pub struct SizeGroup<'a, S> {
+    /// The board size of every sample of the group.
+    pub size: usize,
+    /// The samples.
+    pub samples: &'a [S],
+}
+
+/// The training loop of every network: `options.epochs` passes over the samples of every
+/// group (one board size each), each group's samples in a shuffled order cut into
+/// mini-batches of `options.batch` (a batch never mixes sizes), the batches of all groups
+/// in a shuffled order when there are several groups, one of the eight symmetries drawn per
+/// sample; each batch's gradient from `compute` (workspace, board size, shard, parameters,
+/// batch size) over `options.shards` shards in parallel, AdamW with the step decaying
+/// linearly to a tenth. `report` gets the epoch, its mean training loss and the parameters
+/// after it.
 pub(crate) fn fit_network<S: Sync, W: ShardResult>(
-    samples: &[S],
-    board_size: usize,
+    groups: &[SizeGroup<'_, S>],
     options: &NetworkOptions,
     random: &mut SmallRng,
     parameters: &mut [f32],
-    compute: impl Fn(&mut W, &[(&S, &[u16])], &[f32], f32) + Sync,
+    compute: impl Fn(&mut W, usize, &[(&S, &[u16])], &[f32], f32) + Sync,
     mut report: impl FnMut(usize, f64, &[f32]),
 ) {
-    let permutations = symmetries(board_size);
+    let permutations: Vec<Vec<Vec<u16>>> =
+        groups.iter().map(|group| symmetries(group.size)).collect();
     let mut optimiser = AdamW::new(parameters.len());
     let mut workspaces: Vec<W> = (0..options.shards.max(1)).map(|_| W::default()).collect();
-    let mut order: Vec<usize> = (0..samples.len()).collect();
-    let steps_per_epoch = samples.len().div_ceil(options.batch.max(1));
+    let batch_size = options.batch.max(1);
+    let mut orders: Vec<Vec<usize>> = groups
+        .iter()
+        .map(|group| (0..group.samples.len()).collect())
+        .collect();
+    let sample_count: usize = groups.iter().map(|group| group.samples.len()).sum();
+    let steps_per_epoch: usize = groups
+        .iter()
+        .map(|group| group.samples.len().div_ceil(batch_size))
+        .sum();
     let total_steps = (steps_per_epoch * options.epochs).max(1);
     let mut step = 0usize;
     for epoch in 0..options.epochs {
-        order.shuffle(random);
+        // (group, first, end) of each batch in its group's shuffled order.
+        let mut batches = Vec::with_capacity(steps_per_epoch);
+        for (group, order) in orders.iter_mut().enumerate() {
+            order.shuffle(random);
+            for start in (0..order.len()).step_by(batch_size) {
+                batches.push((group, start, (start + batch_size).min(order.len())));
+            }
+        }
+        if groups.len() > 1 {
+            batches.shuffle(random);
+        }
         let mut loss = 0.0;
-        for batch in order.chunks(options.batch.max(1)) {
-            let chosen: Vec<(&S, &[u16])> = batch
+        for (group, start, end) in batches {
+            let samples = groups[group].samples;
+            let chosen: Vec<(&S, &[u16])> = orders[group][start..end]
                 .iter()
                 .map(|&index| {
                     let symmetry = random.gen_range(0..8);
-                    (&samples[index], permutations[symmetry].as_slice())
+                    (&samples[index], permutations[group][symmetry].as_slice())
                 })
                 .collect();
-            loss += batch_gradient(parameters, &chosen, &mut workspaces, &compute);
+            let size = groups[group].size;
+            loss += batch_gradient(
+                parameters,
+                &chosen,
+                &mut workspaces,
+                &|workspace: &mut W, shard: &[(&S, &[u16])], parameters: &[f32], scale| {
+                    compute(workspace, size, shard, parameters, scale)
+                },
+            );
             step += 1;
             let progress = step as f32 / total_steps as f32;
             let rate = options.learning_rate * (1.0 - 0.9 * progress);
             let (_, gradient) = workspaces[0].result();
             optimiser.step(parameters, gradient, rate, options.weight_decay);
         }
-        report(epoch, loss / samples.len().max(1) as f64, parameters);
+        report(epoch, loss / sample_count.max(1) as f64, parameters);
     }
 }
 
@@ -605,12 +643,14 @@ pub fn train(
     let mut random = SmallRng::seed_from_u64(options.seed);
     let mut parameters = initial_parameters(&shape, &mut random);
     fit_network(
-        samples,
-        board_size,
+        &[SizeGroup {
+            size: board_size,
+            samples,
+        }],
         options,
         &mut random,
         &mut parameters,
-        |workspace: &mut Workspace, shard, parameters, scale| {
+        |workspace: &mut Workspace, _, shard, parameters, scale| {
             assemble(shard, points, workspace);
             gradient(&shape, parameters, points, &table, scale, workspace);
         },
@@ -864,5 +904,80 @@ mod tests {
         assert!(losses[losses.len() - 1] < losses[0] * 0.9, "{losses:?}");
         let again = train(&samples, 5, &options, |_, _, _| {});
         assert_eq!(network, again);
+    }
+
+    #[derive(Default)]
+    struct Recorder {
+        loss: f64,
+        gradient: Vec<f32>,
+    }
+
+    impl ShardResult for Recorder {
+        fn result(&mut self) -> (&mut f64, &mut Vec<f32>) {
+            (&mut self.loss, &mut self.gradient)
+        }
+    }
+
+    /// Several board sizes train together: each batch holds one size (with that size's
+    /// symmetries), every sample is used once an epoch, and batches of both sizes mix.
+    #[test]
+    fn a_batch_never_mixes_board_sizes_and_every_sample_is_seen_each_epoch() {
+        let small: Vec<(usize, u32)> = (0..23).map(|index| (5, index)).collect();
+        let large: Vec<(usize, u32)> = (0..17).map(|index| (7, 100 + index)).collect();
+        let groups = [
+            SizeGroup {
+                size: 5,
+                samples: &small,
+            },
+            SizeGroup {
+                size: 7,
+                samples: &large,
+            },
+        ];
+        let options = NetworkOptions {
+            channels: 1,
+            blocks: 0,
+            epochs: 3,
+            batch: 4,
+            learning_rate: 0.0,
+            weight_decay: 0.0,
+            seed: 1,
+            shards: 2,
+        };
+        let seen = std::sync::Mutex::new(Vec::new());
+        let reports = std::cell::Cell::new(0);
+        let mut parameters = vec![0.0f32; 1];
+        let mut random = SmallRng::seed_from_u64(2);
+        fit_network(
+            &groups,
+            &options,
+            &mut random,
+            &mut parameters,
+            |workspace: &mut Recorder, size, shard: &[(&(usize, u32), &[u16])], _, _| {
+                workspace.loss = 0.0;
+                workspace.gradient = vec![0.0];
+                for &(&(sample_size, _), permutation) in shard {
+                    assert_eq!(sample_size, size);
+                    assert_eq!(permutation.len(), size * size);
+                }
+                let numbers: Vec<u32> = shard.iter().map(|(sample, _)| sample.1).collect();
+                seen.lock().unwrap().push((size, numbers));
+            },
+            |_, _, _| reports.set(reports.get() + 1),
+        );
+        assert_eq!(reports.get(), 3);
+        let seen = seen.into_inner().unwrap();
+        let mut numbers: Vec<u32> = seen
+            .iter()
+            .flat_map(|(_, numbers)| numbers.clone())
+            .collect();
+        numbers.sort_unstable();
+        let mut expected: Vec<u32> = (0..23).chain(100..117).flat_map(|n| [n; 3]).collect();
+        expected.sort_unstable();
+        assert_eq!(numbers, expected);
+        // The batch order is shuffled across sizes, not all of one size first.
+        let sizes: Vec<usize> = seen.iter().map(|(size, _)| *size).collect();
+        let changes = sizes.windows(2).filter(|pair| pair[0] != pair[1]).count();
+        assert!(changes > 3, "{sizes:?}");
     }
 }

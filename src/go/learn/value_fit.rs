@@ -13,14 +13,15 @@
 //! Knows the teacher positions and the networks; nothing of the tree.
 
 use crate::go::learn::network_fit::{
-    self, fit_network, initial_trunk_parameters, NetworkOptions, ShardResult, TrunkBuffers,
+    self, fit_network, initial_trunk_parameters, NetworkOptions, ShardResult, SizeGroup,
+    TrunkBuffers,
 };
 use crate::go::learn::teacher::TeacherPosition;
 use crate::go::search::network::INPUT_PLANES;
 use crate::go::search::network::{encode, forward_trunk, neighbour_table, Activations, Shape};
 use crate::go::search::value::{
-    head_forward, logistic, point_logits, HeadActivations, HeadLayout, PointHead, ValueNetwork,
-    ValueShape, KOMI_SCALE, SCORE_SCALE, VALUE_PLANES,
+    head_forward, logistic, point_logits, BoardSizes, HeadActivations, HeadLayout, PointHead,
+    ValueNetwork, ValueShape, KOMI_SCALE, SCORE_SCALE, VALUE_PLANES,
 };
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -460,43 +461,70 @@ impl ShardResult for Workspace {
     }
 }
 
-/// Trains a value network of `hidden` head units on `samples` (all of one board size), the
-/// auxiliary heads with `auxiliary`, calling `report` with the epoch, its mean training
-/// cross-entropy and the network after each epoch.
+/// Trains a value network of `hidden` head units on `groups` (one board size each; the
+/// network records their sizes), the auxiliary heads with `auxiliary`, from `start`'s
+/// parameters when given (its shape must be the one asked for) or from random ones, calling
+/// `report` with the epoch, its mean training cross-entropy and the network after each
+/// epoch.
+///
+/// # Errors
+/// `start`'s shape differs from the one `options` and `hidden` ask for.
 pub fn train(
-    samples: &[ValueSample],
-    board_size: usize,
+    groups: &[SizeGroup<'_, ValueSample>],
     hidden: usize,
     auxiliary: AuxiliaryWeights,
     options: &NetworkOptions,
+    start: Option<&ValueNetwork>,
     mut report: impl FnMut(usize, f64, &ValueNetwork),
-) -> ValueNetwork {
+) -> Result<ValueNetwork, String> {
+    let size_list: Vec<usize> = groups.iter().map(|group| group.size).collect();
+    let sizes = BoardSizes::of(&size_list);
     let shape = ValueShape {
         trunk: Shape {
             inputs: VALUE_PLANES,
             channels: options.channels,
             blocks: options.blocks,
-            board_size,
+            board_size: sizes.list().last().copied().unwrap_or(0),
         },
         hidden,
     };
-    let points = board_size * board_size;
-    let table = neighbour_table(board_size);
+    let tables: Vec<(usize, Vec<u16>)> = size_list
+        .iter()
+        .map(|&size| (size, neighbour_table(size)))
+        .collect();
     let mut random = SmallRng::seed_from_u64(options.seed);
     let mut parameters = initial_parameters(&shape, &mut random);
+    if let Some(start) = start {
+        let same = |first: &ValueShape, second: &ValueShape| {
+            (first.trunk.channels, first.trunk.blocks, first.hidden)
+                == (second.trunk.channels, second.trunk.blocks, second.hidden)
+        };
+        if !same(&start.shape, &shape) {
+            return Err(format!(
+                "the starting network's shape {:?} is not the one asked for {:?}",
+                start.shape, shape
+            ));
+        }
+        parameters.copy_from_slice(&start.parameters);
+    }
     fit_network(
-        samples,
-        board_size,
+        groups,
         options,
         &mut random,
         &mut parameters,
-        |workspace: &mut Workspace, shard, parameters, scale| {
+        |workspace: &mut Workspace, size, shard, parameters, scale| {
+            let points = size * size;
+            let table = tables
+                .iter()
+                .find(|(table_size, _)| *table_size == size)
+                .map(|(_, table)| table.as_slice())
+                .unwrap_or_default();
             assemble(shard, points, workspace);
             gradient(
                 &shape,
                 parameters,
                 points,
-                &table,
+                table,
                 (scale, auxiliary),
                 workspace,
             );
@@ -504,12 +532,17 @@ pub fn train(
         |epoch, loss, parameters| {
             let network = ValueNetwork {
                 shape,
+                sizes,
                 parameters: parameters.to_vec(),
             };
             report(epoch, loss, &network);
         },
     );
-    ValueNetwork { shape, parameters }
+    Ok(ValueNetwork {
+        shape,
+        sizes,
+        parameters,
+    })
 }
 
 /// What the network says of one sample, from the mover's view.
@@ -1065,14 +1098,48 @@ mod tests {
         };
         let mut first = None;
         let mut last = 0.0;
-        let network = train(&samples, 5, 8, AUXILIARY, &options, |epoch, loss, _| {
+        let groups = [SizeGroup {
+            size: 5,
+            samples: &samples,
+        }];
+        let network = train(&groups, 8, AUXILIARY, &options, None, |epoch, loss, _| {
             if epoch == 0 {
                 first = Some(loss);
             }
             last = loss;
-        });
+        })
+        .expect("a fresh network");
         let first = first.expect("an epoch ran");
         assert!(last < first, "loss {first} -> {last}");
+        assert_eq!(network.sizes.list(), vec![5]);
+        // Training again from the trained weights starts where the first run ended, not
+        // where a fresh one starts; a starting network of another shape is refused.
+        let again = NetworkOptions {
+            epochs: 1,
+            learning_rate: 1e-4,
+            ..options
+        };
+        let mut resumed = 0.0;
+        train(
+            &groups,
+            8,
+            AUXILIARY,
+            &again,
+            Some(&network),
+            |_, loss, _| {
+                resumed = loss;
+            },
+        )
+        .expect("the same shape");
+        assert!(
+            (resumed - last).abs() < 0.25 * (first - last),
+            "fresh {first}, trained {last}, resumed {resumed}"
+        );
+        let wider = NetworkOptions {
+            channels: 16,
+            ..again
+        };
+        assert!(train(&groups, 8, AUXILIARY, &wider, Some(&network), |_, _, _| {}).is_err());
         let predictions = predict(&network, &samples, 5);
         let figures = evaluate_value(&predictions, &samples);
         assert!(

@@ -88,7 +88,9 @@ pub struct Candidate {
     pub prior: f64,
     /// Win rate minus two standard errors.
     pub lower_confidence_bound: f64,
-    /// Mean final score margin for the side to move.
+    /// Mean final score margin for the side to move over the move's playouts, mixed with
+    /// the value network's lead of the position after the move where it judges it (at the
+    /// `value_weight` share).
     pub score_lead: f64,
     /// The most visited line from this move on (the move first).
     pub principal_variation: Vec<Move>,
@@ -107,7 +109,8 @@ pub struct SearchSummary {
     pub root_visits: u64,
     /// Win rate of the best move for the side to move.
     pub win_rate: f64,
-    /// Mean final score margin over the root's playouts, for the side to move.
+    /// Mean final score margin over the root's playouts, for the side to move, mixed with
+    /// the value network's lead of the root as the candidates' are.
     pub score_lead: f64,
     /// Root moves with visits, best first.
     pub candidates: Vec<Candidate>,
@@ -207,8 +210,9 @@ impl Search {
     }
 
     /// Per point index (arrays of `rules::point::array_length(size)`): the mean final owner
-    /// over the playouts of the last search, +1 black .. -1 white, 0 off the board. Empty
-    /// before the first search.
+    /// over the playouts of the last search, +1 black .. -1 white, 0 off the board, mixed
+    /// with the value network's ownership of the root where it judges the position (at the
+    /// `value_weight` share). Empty before the first search.
     pub fn ownership(&self) -> Vec<f32> {
         self.ownership.clone()
     }
@@ -368,7 +372,41 @@ impl Search {
         }
         let playouts = context.playouts.load(Relaxed).min(context.playout_limit);
         self.collect_ownership(size);
+        self.mix_network_ownership(context);
         summarize(tree, context, game, playouts, start.elapsed())
+    }
+
+    /// Mixes the value network's ownership of the root position into the playouts' at the
+    /// search's value share ([`network_share`]), where the network judges the position.
+    fn mix_network_ownership(&mut self, context: &Context<PlayoutBoard>) {
+        let share = network_share(context.params) as f32;
+        if share == 0.0 {
+            return;
+        }
+        let mut network_ownership = Vec::new();
+        let root = &context.root_board;
+        let judged = search_game::judge(
+            root,
+            context.root_to_move,
+            &context.settings,
+            &mut value::ValueScratch::default(),
+            Some(&mut network_ownership),
+        );
+        if judged.is_none() {
+            return;
+        }
+        let (size, stride) = (root.size(), root.stride());
+        let black_view = if context.root_to_move == Color::Black {
+            1.0
+        } else {
+            -1.0
+        };
+        for (index, &owner) in network_ownership.iter().enumerate() {
+            let point = (index / size + 1) * stride + index % size + 1;
+            if let Some(mixed) = self.ownership.get_mut(point) {
+                *mixed = (1.0 - share) * *mixed + share * black_view * owner;
+            }
+        }
     }
 
     fn collect_ownership(&mut self, size: usize) {
@@ -406,6 +444,101 @@ impl SearchSummary {
             candidates: Vec::new(),
             elapsed,
         }
+    }
+}
+
+/// The value network's share of the leaf results, and so of the ownership and score leads
+/// a summary reports where the network judges the position: `value_weight` / 100.
+fn network_share(params: &SearchParams) -> f64 {
+    f64::from(params.value_weight.min(100)) / 100.0
+}
+
+/// The score leads a summary reports with the value network's mixed in: the network's lead
+/// of the root and of each candidate's position (from the side to move's view, converted to
+/// territory scoring as the playouts' margins are), at [`network_share`].
+struct NetworkLeads<'a> {
+    context: &'a Context<'a, PlayoutBoard>,
+    share: f64,
+    child: Box<PlayoutBoard>,
+    scratch: value::ValueScratch,
+}
+
+impl<'a> NetworkLeads<'a> {
+    fn new(context: &'a Context<'a, PlayoutBoard>) -> NetworkLeads<'a> {
+        NetworkLeads {
+            context,
+            share: network_share(context.params),
+            child: PlayoutBoard::new(context.root_board.size()),
+            scratch: value::ValueScratch::default(),
+        }
+    }
+
+    /// Black's lead by the network with `player` to move on `board`, less `placed` (the
+    /// stones Black placed since the root minus White's) under territory scoring.
+    fn black_lead(&mut self, board: &PlayoutBoard, player: Color, placed: f64) -> Option<f64> {
+        if self.share == 0.0 {
+            return None;
+        }
+        let judgement = search_game::judge(
+            board,
+            player,
+            &self.context.settings,
+            &mut self.scratch,
+            None,
+        )?;
+        let lead = f64::from(judgement.lead);
+        let black = if player == Color::Black { lead } else { -lead };
+        Some(match self.context.territory_offset {
+            Some(offset) => black - offset - placed,
+            None => black,
+        })
+    }
+
+    /// `playout_lead` (the side to move's) mixed with the network's lead of the root.
+    fn root(&mut self, playout_lead: f64) -> f64 {
+        let to_move = self.context.root_to_move;
+        let root = &self.context.root_board;
+        match self.black_lead(root, to_move, 0.0) {
+            Some(black) => self.mix(playout_lead, black),
+            None => playout_lead,
+        }
+    }
+
+    /// `playout_lead` (the side to move's) of the root move at `point` mixed with the
+    /// network's lead of the position after it.
+    fn candidate(&mut self, point: usize, playout_lead: f64) -> f64 {
+        if self.share == 0.0 {
+            return playout_lead;
+        }
+        let to_move = self.context.root_to_move;
+        let mut child = std::mem::replace(&mut self.child, PlayoutBoard::new(2));
+        child.copy_from(&self.context.root_board);
+        let placed = if point == NO_POINT {
+            child.pass();
+            0.0
+        } else {
+            child.play(point, to_move);
+            if to_move == Color::Black {
+                1.0
+            } else {
+                -1.0
+            }
+        };
+        let black = self.black_lead(&child, to_move.opponent(), placed);
+        self.child = child;
+        match black {
+            Some(black) => self.mix(playout_lead, black),
+            None => playout_lead,
+        }
+    }
+
+    fn mix(&self, playout_lead: f64, black_lead: f64) -> f64 {
+        let network_lead = if self.context.root_to_move == Color::Black {
+            black_lead
+        } else {
+            -black_lead
+        };
+        (1.0 - self.share) * playout_lead + self.share * network_lead
     }
 }
 
@@ -551,6 +684,7 @@ fn summarize(
     };
     let mut prior_total = 0.0;
     let mut candidates = Vec::new();
+    let mut network_leads = NetworkLeads::new(context);
     let mut fallback: Option<(f64, u32)> = None;
     for child in children.clone() {
         let statistics = tree.statistics(child);
@@ -571,7 +705,10 @@ fn summarize(
         }
         let visits = statistics.visits as f64;
         let win_rate = statistics.wins as f64 / (RESULT_SCALE as f64 * visits);
-        let score_lead = statistics.score_sum as f64 / 2.0 / visits;
+        let score_lead = network_leads.candidate(
+            statistics.point as usize,
+            statistics.score_sum as f64 / 2.0 / visits,
+        );
         let (line, line_visits) = principal_variation(tree, child);
         candidates.push(Candidate {
             chosen: index_move(statistics.point as usize),
@@ -642,7 +779,7 @@ fn summarize(
         .unwrap_or(0.5);
     let score_lead = if root.visits > 0 {
         // The root's statistics are from the view of the player who moved into it.
-        -(root.score_sum as f64) / 2.0 / root.visits as f64
+        network_leads.root(-(root.score_sum as f64) / 2.0 / root.visits as f64)
     } else {
         0.0
     };
@@ -930,6 +1067,87 @@ mod tests {
         // machine, a few dozen when the threads are descheduled (3,961 seen under load).
         assert!((3800..=4000).contains(&visits), "visits {visits}");
         assert!(search.ownership().len() == crate::go::rules::point::array_length(9));
+    }
+
+    /// The ownership and score leads a search reports mix the value network's in at the
+    /// value share: at share 1 they are the network's own, point by point (black's view,
+    /// the network read from the side to move) and move by move; at share 0 the playouts'
+    /// alone; on a board size the network did not learn, the playouts' whatever the share.
+    #[test]
+    fn the_reported_ownership_and_leads_mix_in_the_networks() {
+        let board = Board::from_diagram(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . X X X . . . .
+             . X O O O X . . .
+             . X O O O X . . .
+             . . X X . . . . .
+             . . . . . . O . .
+             . . . . . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        let mut game = Game::new(9, Rules::chinese(), 7.5);
+        let stones: Vec<_> = board
+            .points()
+            .filter_map(|point| board.stone(point).map(|color| (color, point)))
+            .collect();
+        game.setup(&stones).unwrap();
+        // White to move: the network reads the position from White's side.
+        game.play(Color::Black, Move::Pass).unwrap();
+        let network = value::shipped().expect("the shipped value network");
+        assert!(network.sizes.contains(9) && !network.sizes.contains(7));
+        let root = PlayoutBoard::from_board(game.board(), Color::White);
+        let mut scratch = value::ValueScratch::default();
+        let mut owners = Vec::new();
+        let root_lead = network
+            .evaluate(&root, Color::White, 7.5, &mut scratch, Some(&mut owners))
+            .lead;
+        let with = |value_weight: u32| SearchParams {
+            value_weight,
+            ..SearchParams::default()
+        };
+        let mut trusting = Search::new(with(100), 1, 4, 1 << 26);
+        let summary = search_game(&mut trusting, &game, 300);
+        assert!((summary.score_lead - f64::from(root_lead)).abs() < 1e-4);
+        let ownership = trusting.ownership();
+        for point in game.board().points() {
+            let (row, column) = (point.index() / 10 - 1, point.index() % 10 - 1);
+            let expected = -owners[row * 9 + column];
+            assert!(
+                (ownership[point.index()] - expected).abs() < 1e-6,
+                "{point:?}"
+            );
+        }
+        for candidate in &summary.candidates {
+            let mut child = PlayoutBoard::from_board(game.board(), Color::White);
+            match candidate.chosen {
+                Move::Place(point) => child.play(point.index(), Color::White),
+                Move::Pass => child.pass(),
+            }
+            let lead = network
+                .evaluate(&child, Color::Black, 7.5, &mut scratch, None)
+                .lead;
+            assert!((candidate.score_lead + f64::from(lead)).abs() < 1e-4);
+        }
+        // Share 0: the playouts' figures, which the network's differ from.
+        let mut playouts_alone = Search::new(with(0), 1, 4, 1 << 26);
+        let summary = search_game(&mut playouts_alone, &game, 300);
+        assert!((summary.score_lead - f64::from(root_lead)).abs() > 1e-3);
+        let tree = playouts_alone.tree.as_ref().expect("a tree");
+        let root_statistics = tree.statistics(0);
+        let playout_lead =
+            -(root_statistics.score_sum as f64) / 2.0 / root_statistics.visits as f64;
+        assert_eq!(summary.score_lead, playout_lead);
+        // 7x7: not learned, so the playouts' lead even at share 1.
+        let small = Game::new(7, Rules::chinese(), 7.5);
+        let mut trusting = Search::new(with(100), 1, 4, 1 << 26);
+        let summary = search_game(&mut trusting, &small, 200);
+        let tree = trusting.tree.as_ref().expect("a tree");
+        let root_statistics = tree.statistics(0);
+        let playout_lead =
+            -(root_statistics.score_sum as f64) / 2.0 / root_statistics.visits as f64;
+        assert_eq!(summary.score_lead, playout_lead);
     }
 
     #[test]

@@ -14,6 +14,27 @@ use crate::search::domain::{Outcome, Prior};
 use crate::search::params::SearchParams;
 use crate::search::random::Random;
 
+/// The value network's judgement of `board` with `player` to move under `settings` (and,
+/// with `ownership`, each point's expected owner from `player`'s view, in the network's
+/// order: row by row from the bottom-left); `None` in capture Go and on a board size the
+/// network did not learn, where its judgement is not measured.
+pub fn judge(
+    board: &PlayoutBoard,
+    player: Color,
+    settings: &PlayoutSettings,
+    scratch: &mut value::ValueScratch,
+    ownership: Option<&mut Vec<f32>>,
+) -> Option<value::Evaluation> {
+    if settings.capture_target.is_some() {
+        return None;
+    }
+    let network = value::shipped()?;
+    if !network.sizes.contains(board.size()) {
+        return None;
+    }
+    Some(network.evaluate(board, player, settings.komi, scratch, ownership))
+}
+
 impl SearchGame for PlayoutBoard {
     const MOVE_SPACE: usize = CAPACITY;
 
@@ -111,20 +132,8 @@ impl SearchGame for PlayoutBoard {
         settings: &PlayoutSettings,
         scratch: &mut PriorScratch,
     ) -> Option<f64> {
-        if settings.capture_target.is_some() {
-            return None;
-        }
-        let network = value::shipped()?;
-        // Only on the board size it learned: its judgement elsewhere is not measured.
-        if network.shape.trunk.board_size != self.size() {
-            return None;
-        }
-        Some(f64::from(network.win(
-            self,
-            player,
-            settings.komi,
-            &mut scratch.value,
-        )))
+        judge(self, player, settings, &mut scratch.value, None)
+            .map(|judgement| f64::from(judgement.win))
     }
 
     #[inline(always)]

@@ -20,8 +20,10 @@
 //! hidden weights `[2 * channels][hidden]`, the hidden biases `[hidden]`, the win weights
 //! `[hidden]` and bias, the score weights `[hidden]` and bias, the ownership weights
 //! `[channels]` and bias, the policy weights `[channels]` and bias, the pass weights
-//! `[hidden]` and bias. The file: magic `ISHIVAL3`, five dimensions (u32: inputs, channels,
-//! blocks, hidden, board size trained on) and the parameters (f32), little-endian.
+//! `[hidden]` and bias. The file: magic `ISHIVAL4`, five dimensions (u32: inputs, channels,
+//! blocks, hidden, and the board sizes trained on as a mask, bit `s` for size `s`) and the
+//! parameters (f32), little-endian. `ISHIVAL3` files (the same, with one board size in
+//! place of the mask) still read.
 //!
 //! Knows the playout board and the policy network's trunk; nothing of the tree.
 
@@ -40,7 +42,9 @@ pub const KOMI_SCALE: f32 = 15.0;
 /// The score output times this is the lead in points.
 pub const SCORE_SCALE: f32 = 20.0;
 
-const MAGIC: &[u8; 8] = b"ISHIVAL3";
+const MAGIC: &[u8; 8] = b"ISHIVAL4";
+/// The last format that recorded one board size instead of a mask.
+const ONE_SIZE_MAGIC: &[u8; 8] = b"ISHIVAL3";
 const HEADER_BYTES: usize = 8 + 5 * 4;
 
 /// The value network's dimensions: its trunk and the width of the head's hidden layer.
@@ -269,11 +273,39 @@ pub fn encode_value(board: &PlayoutBoard, color: Color, komi: f64, planes: &mut 
     }
 }
 
+/// A set of board sizes (2..=25): bit `s` for size `s`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoardSizes(pub u32);
+
+impl BoardSizes {
+    /// The set of the sizes listed.
+    pub fn of(sizes: &[usize]) -> BoardSizes {
+        BoardSizes(
+            sizes
+                .iter()
+                .filter(|&&size| (2..=25).contains(&size))
+                .fold(0, |mask, &size| mask | 1 << size),
+        )
+    }
+
+    /// Whether `size` is in the set.
+    pub fn contains(self, size: usize) -> bool {
+        size < 32 && self.0 & (1 << size) != 0
+    }
+
+    /// The sizes, smallest first.
+    pub fn list(self) -> Vec<usize> {
+        (2..=25).filter(|&size| self.contains(size)).collect()
+    }
+}
+
 /// A trained value network.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueNetwork {
-    /// Its dimensions.
+    /// Its dimensions (the trunk's `board_size` is the largest of `sizes`).
     pub shape: ValueShape,
+    /// The board sizes it learned: the search trusts it there and nowhere else.
+    pub sizes: BoardSizes,
     /// Every weight and bias, laid out as the module header says.
     pub parameters: Vec<f32>,
 }
@@ -298,7 +330,7 @@ impl ValueNetwork {
             trunk.channels,
             trunk.blocks,
             self.shape.hidden,
-            trunk.board_size,
+            self.sizes.0 as usize,
         ] {
             bytes.extend_from_slice(&(dimension as u32).to_le_bytes());
         }
@@ -314,22 +346,28 @@ impl ValueNetwork {
     /// A wrong magic, input planes other than [`VALUE_PLANES`], implausible dimensions, a
     /// length that does not match them, or a parameter that is not finite.
     pub fn from_bytes(bytes: &[u8]) -> Result<ValueNetwork, String> {
-        if bytes.len() >= 8 && bytes.starts_with(b"ISHIVAL") && bytes[7] < MAGIC[7] {
+        if bytes.len() >= 8 && bytes.starts_with(b"ISHIVAL") && bytes[7] < ONE_SIZE_MAGIC[7] {
             return Err("a value network of an older format (fewer heads): train it again".into());
         }
-        if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
+        let one_size = bytes.starts_with(ONE_SIZE_MAGIC);
+        if bytes.len() < HEADER_BYTES || (&bytes[..8] != MAGIC && !one_size) {
             return Err("not an ishi value network".into());
         }
         let dimension = |index: usize| {
             let start = 8 + 4 * index;
             u32::from_le_bytes(bytes[start..start + 4].try_into().unwrap_or([0; 4])) as usize
         };
+        let sizes = if one_size {
+            BoardSizes::of(&[dimension(4)])
+        } else {
+            BoardSizes(dimension(4) as u32)
+        };
         let shape = ValueShape {
             trunk: Shape {
                 inputs: dimension(0),
                 channels: dimension(1),
                 blocks: dimension(2),
-                board_size: dimension(4),
+                board_size: sizes.list().last().copied().unwrap_or(0),
             },
             hidden: dimension(3),
         };
@@ -347,8 +385,8 @@ impl ValueNetwork {
         {
             return Err(format!("implausible dimensions {shape:?}"));
         }
-        if !(2..=25).contains(&shape.trunk.board_size) {
-            return Err(format!("board size {}", shape.trunk.board_size));
+        if sizes.0 == 0 || BoardSizes::of(&sizes.list()) != sizes {
+            return Err(format!("board sizes {:#x}", dimension(4)));
         }
         let count = shape.parameter_count();
         if bytes.len() != HEADER_BYTES + 4 * count {
@@ -365,7 +403,11 @@ impl ValueNetwork {
         if parameters.iter().any(|parameter| !parameter.is_finite()) {
             return Err("a parameter is not finite".into());
         }
-        Ok(ValueNetwork { shape, parameters })
+        Ok(ValueNetwork {
+            shape,
+            sizes,
+            parameters,
+        })
     }
 
     /// The probability that `color`, to move on `board` with White's `komi`, wins.
@@ -481,7 +523,11 @@ mod tests {
                 ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.2
             })
             .collect();
-        ValueNetwork { shape, parameters }
+        ValueNetwork {
+            shape,
+            sizes: BoardSizes::of(&[9]),
+            parameters,
+        }
     }
 
     /// Denormal floats cost Intel processors ten times and more; the shipped networks need
@@ -545,6 +591,27 @@ mod tests {
         let mut wrong = bytes.clone();
         wrong[0] = b'X';
         assert!(ValueNetwork::from_bytes(&wrong).is_err());
+        // The one-size format reads as that size.
+        let mut one_size = bytes.clone();
+        one_size[7] = b'3';
+        one_size[24..28].copy_from_slice(&13u32.to_le_bytes());
+        let read = ValueNetwork::from_bytes(&one_size).unwrap();
+        assert_eq!(
+            (read.sizes.list(), read.shape.trunk.board_size),
+            (vec![13], 13)
+        );
+        // Several sizes round trip; a size outside 2..=25 is refused.
+        let mut several = network.clone();
+        several.sizes = BoardSizes::of(&[9, 13, 19]);
+        several.shape.trunk.board_size = 19;
+        let read = ValueNetwork::from_bytes(&several.to_bytes()).unwrap();
+        assert_eq!(read, several);
+        assert!(read.sizes.contains(13) && !read.sizes.contains(11));
+        for mask in [0u32, 1 << 1, 1 << 26, (1 << 9) | (1 << 30)] {
+            let mut wrong_sizes = bytes.clone();
+            wrong_sizes[24..28].copy_from_slice(&mask.to_le_bytes());
+            assert!(ValueNetwork::from_bytes(&wrong_sizes).is_err(), "{mask:#x}");
+        }
         let mut first_format = bytes.clone();
         first_format[7] = b'2';
         let refusal = ValueNetwork::from_bytes(&first_format).unwrap_err();
