@@ -1,7 +1,9 @@
 //! Go as a [`SearchGame`]: the playout board with its light or heavy playouts, the priors
 //! of new children (refined by the policy network in nodes that earn it), the capture-Go
-//! target and area ownership. Knows the playout board,
-//! playouts and priors; nothing of the tree.
+//! target, area ownership, and the value network's judgement ([`judge`]: win, lead and
+//! ownership, on the board sizes the network learned and never in capture Go, which the leaf
+//! values and the reported leads and ownership share). Knows the
+//! playout board, playouts, priors and the value network; nothing of the tree.
 
 use crate::color::Color;
 use crate::go::search::board::{PlayoutBoard, BLACK, CAPACITY, EMPTY, NO_POINT, WHITE};
