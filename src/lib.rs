@@ -5,16 +5,18 @@
 //! 1. [`color`]: the two players, shared by every game.
 //! 2. [`search`]: the game-independent Monte-Carlo tree search (the game trait, selection,
 //!    the lock-free tree, the workers). Knows no game and nothing of GTP.
-//! 3. [`go`]: Go — the rules core, its search knowledge and driver, the end-of-game
+//! 3. [`nn`]: residual convolutional networks that know no game (layout, forward pass,
+//!    the engine's inference kernels, backward pass, AdamW, the training loop).
+//! 4. [`go`]: Go — the rules core, its search knowledge and driver, the end-of-game
 //!    judgement.
-//! 4. [`margo`]: Margo — the pyramid rules core (zombies, cuts, revealed captures, superko,
+//! 5. [`margo`]: Margo — the pyramid rules core (zombies, cuts, revealed captures, superko,
 //!    swap), notation, perft and its search knowledge.
-//! 5. [`abalone`]: Abalone — the hexagon rules core, notation, perft, evaluation, the
+//! 6. [`abalone`]: Abalone — the hexagon rules core, notation, perft, evaluation, the
 //!    alpha-beta player and its search knowledge.
-//! 6. [`time`]: time controls and budgets as pure functions (any game).
-//! 7. [`engine`]: the game in force plus clocks, settings and search; what GTP commands call.
-//! 8. [`gtp`]: the protocol: line reading, the command tables, answers.
-//! 9. [`bench`]: `ishi bench`, the speed figures and deterministic signatures.
+//! 7. [`time`]: time controls and budgets as pure functions (any game).
+//! 8. [`engine`]: the game in force plus clocks, settings and search; what GTP commands call.
+//! 9. [`gtp`]: the protocol: line reading, the command tables, answers.
+//! 10. [`bench`]: `ishi bench`, the speed figures and deterministic signatures.
 //!
 //! Start reading at `go::rules::board`, then `go::rules::game`, then `engine`.
 
@@ -25,5 +27,6 @@ pub mod engine;
 pub mod go;
 pub mod gtp;
 pub mod margo;
+pub mod nn;
 pub mod search;
 pub mod time;

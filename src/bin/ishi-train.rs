@@ -13,8 +13,7 @@ use ishi::go::learn::fit::{
 };
 use ishi::go::learn::local::ShapeIndex;
 use ishi::go::learn::network_fit::{
-    self, evaluate_network, network_sample, NetworkFigures, NetworkOptions, NetworkSample,
-    SizeGroup,
+    self, evaluate_network, network_sample, NetworkFigures, NetworkSample,
 };
 use ishi::go::learn::teacher::{read_games, replay, replay_all, TeacherGame, TeacherPosition};
 use ishi::go::learn::value_fit::{
@@ -27,6 +26,7 @@ use ishi::go::search::network::{NetworkScratch, PolicyNetwork};
 use ishi::go::search::patterns;
 use ishi::go::search::priors::{compute_priors, PriorScratch};
 use ishi::go::search::value::{ValueNetwork, ValueScratch};
+use ishi::nn::train::{NetworkOptions, SizeGroup};
 use ishi::search::SearchParams;
 use rayon::prelude::*;
 use std::io::Write;
@@ -599,11 +599,17 @@ fn run_value_network(
             started.elapsed().as_secs_f64()
         ));
     }
+    let symmetries: Vec<Vec<Vec<u16>>> = sizes
+        .iter()
+        .map(|&size| network_fit::symmetries(size))
+        .collect();
     let groups: Vec<SizeGroup<'_, ValueSample>> = samples
         .iter()
-        .map(|(size, samples)| SizeGroup {
+        .zip(&symmetries)
+        .map(|((size, samples), symmetries)| SizeGroup {
             size: *size,
             samples,
+            symmetries,
         })
         .collect();
     let options = network_options(arguments);

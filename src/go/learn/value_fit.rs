@@ -1,7 +1,7 @@
 //! Training the value network of [`crate::go::search::value`] on teacher positions: the
 //! samples (feature planes, komi, the teacher's win probability for the player to move), the
 //! backward pass of the pooled head into the trunk's (shared with the policy network's
-//! training, [`network_fit::trunk_backward`]), and AdamW over mini-batches with a random one
+//! training, [`crate::nn::train::trunk_backward`]), and AdamW over mini-batches with a random one
 //! of the eight board symmetries per sample. The loss is the cross-entropy against the
 //! teacher's probability (a soft target: distillation, not game results), plus, where the
 //! teacher gave them, the auxiliary heads' losses ([`AuxiliaryWeights`]): each point's
@@ -12,16 +12,18 @@
 //! network's, a run repeats exactly for a given seed and shard count on a given processor.
 //! Knows the teacher positions and the networks; nothing of the tree.
 
-use crate::go::learn::network_fit::{
-    self, fit_network, initial_trunk_parameters, NetworkOptions, ShardResult, SizeGroup,
-    TrunkBuffers,
-};
 use crate::go::learn::teacher::TeacherPosition;
+use crate::go::search::network::encode;
 use crate::go::search::network::INPUT_PLANES;
-use crate::go::search::network::{encode, forward_trunk, neighbour_table, Activations, Shape};
 use crate::go::search::value::{
     head_forward, logistic, point_logits, BoardSizes, HeadActivations, HeadLayout, PointHead,
     ValueNetwork, ValueShape, KOMI_SCALE, SCORE_SCALE, VALUE_PLANES,
+};
+use crate::nn::forward::{forward_trunk, Activations};
+use crate::nn::layout::{neighbour_table, Shape};
+use crate::nn::train::{
+    fit_network, initial_trunk_parameters, trunk_backward, NetworkOptions, ShardResult, SizeGroup,
+    TrunkBuffers,
 };
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -409,7 +411,7 @@ fn gradient(
             }
         }
     }
-    network_fit::trunk_backward(
+    trunk_backward(
         trunk,
         parameters,
         activations,
@@ -842,6 +844,7 @@ impl ValueFigures {
 mod tests {
     use super::*;
     use crate::color::Color;
+    use crate::go::learn::network_fit;
     use crate::go::rules::board::Board;
     use crate::go::rules::point::{point_at, Move};
     use crate::go::search::board::PlayoutBoard;
@@ -1098,9 +1101,11 @@ mod tests {
         };
         let mut first = None;
         let mut last = 0.0;
+        let symmetries = network_fit::symmetries(5);
         let groups = [SizeGroup {
             size: 5,
             samples: &samples,
+            symmetries: &symmetries,
         }];
         let network = train(&groups, 8, AUXILIARY, &options, None, |epoch, loss, _| {
             if epoch == 0 {

@@ -29,9 +29,10 @@
 
 use crate::color::Color;
 use crate::go::search::board::PlayoutBoard;
-use crate::go::search::inference::{self, Inference};
-use crate::go::search::network::{encode, neighbour_table, Shape, INPUT_PLANES};
+use crate::go::search::network::{encode, INPUT_PLANES};
 use crate::go::search::shipped::ShippedModel;
+use crate::nn::inference::{self, Inference};
+use crate::nn::layout::{neighbour_table, Shape};
 
 /// Input planes: the policy network's and the komi.
 pub const VALUE_PLANES: usize = INPUT_PLANES + 1;
@@ -536,7 +537,7 @@ mod tests {
     /// positions: 0 of 70.9 million activations).
     #[test]
     fn the_shipped_networks_compute_no_subnormal_float() {
-        use crate::go::search::network::{forward_trunk, Activations};
+        use crate::nn::forward::{forward_trunk, Activations};
         let value = shipped().expect("the shipped value network loads");
         let policy = crate::go::search::network::shipped().expect("the policy network loads");
         assert!(!value.parameters.iter().any(|weight| weight.is_subnormal()));

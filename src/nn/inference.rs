@@ -1,7 +1,7 @@
 //! The engine's forward pass of the networks' trunk (the policy network's, with its head
 //! here, and the value network's): each 3x3 convolution summed directly over the neighbours,
 //! without the unfolding and the general matrix product that training uses
-//! ([`crate::go::search::network::forward`]).
+//! ([`crate::nn::forward`]).
 //!
 //! A convolution with 32 outputs (the shipped network's width) runs three points at a time:
 //! their 3 x 32 sums stay in registers while each weight row `[input][0..32]` is read once for
@@ -17,7 +17,8 @@
 //!
 //! Knows the network's layout ([`Shape`]), nothing of boards or the tree.
 
-use crate::go::search::network::{forward, forward_trunk, Activations, Shape};
+use crate::nn::forward::{forward, forward_trunk, Activations};
+use crate::nn::layout::Shape;
 
 /// The output width the direct kernel is built for.
 const WIDTH: usize = 32;
@@ -138,7 +139,7 @@ pub fn trunk<'a>(
     inference.input.resize((points + 1) * shape.inputs, 0.0);
     let layers = shape.convolutions();
     let neighbours = &inference.neighbours;
-    let run = |layer: super::network::Convolution,
+    let run = |layer: crate::nn::layout::Convolution,
                from: &[f32],
                to: &mut [f32],
                residual: Option<&[f32]>| {
@@ -454,7 +455,10 @@ fn finish<const COUNT: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::go::search::network::{neighbour_table, INPUT_PLANES};
+    use crate::nn::layout::neighbour_table;
+
+    /// Input planes of the test networks (Go's policy network's count).
+    const INPUT_PLANES: usize = 13;
 
     fn pseudo_random(count: usize, mut state: u64, scale: f32) -> Vec<f32> {
         (0..count)

@@ -1,0 +1,20 @@
+//! A network library that knows no game: residual convolutional networks over a board
+//! given as a neighbour table (each point's 3x3 neighbourhood), in the design of the Go
+//! programs since AlphaGo Zero (a 3x3 stem, residual blocks of two 3x3 convolutions, heads
+//! on the trunk's output; KataGo, arXiv 1902.10565). One set of weights runs on any board a
+//! table describes, so a game may train one network over several sizes.
+//!
+//! Read in order: `layout` (dimensions, where the parameters lie, the neighbour table),
+//! `forward` (the forward pass as training runs it: unfolding and matrix products, the
+//! activations kept), `inference` (the same trunk as the engine runs it: direct AVX-512,
+//! AVX2/FMA or portable kernels), `train` (the backward pass, AdamW, the shared training
+//! loop over size groups and symmetries). A game brings its input planes, its heads, their
+//! losses and its file format: Go's are in [`crate::go::search::network`],
+//! [`crate::go::search::value`] and [`crate::go::learn`].
+//!
+//! Knows nothing of any game, the tree or GTP.
+
+pub mod forward;
+pub mod inference;
+pub mod layout;
+pub mod train;
