@@ -7,13 +7,13 @@
 #? [.*\[string\] value_weight 50.*]
 play b E5
 2 reg_genmove w
-#? [G6]
+#? [F3]
 3 genmove w
-#? [G6]
+#? [F3]
 play b C3
 4 genmove w
-#? [F4]
-# 13x13 and 19x19: the network learned 9x9 alone, so the leaves back up their playouts.
+#? [G5]
+# 13x13: the network learned it too. 19x19: it did not, so the leaves back up their playouts.
 boardsize 13
 play b G7
 5 genmove w

@@ -89,8 +89,12 @@ pub struct Candidate {
     pub lower_confidence_bound: f64,
     /// Mean final score margin for the side to move over the move's playouts, mixed with
     /// the value network's lead of the position after the move where it judges it (at the
-    /// `value_weight` share).
+    /// `value_weight` share): what analysis reports.
     pub score_lead: f64,
+    /// The mean final score margin over the move's playouts alone: what the choice among
+    /// the winning moves of a decided game compares (a point or two apart, below the
+    /// network's error of about 4 points a position).
+    pub playout_lead: f64,
     /// The most visited line from this move on (the move first).
     pub principal_variation: Vec<Move>,
     /// The visits of each move of the principal variation.
@@ -704,10 +708,8 @@ fn summarize(
         }
         let visits = statistics.visits as f64;
         let win_rate = statistics.wins as f64 / (RESULT_SCALE as f64 * visits);
-        let score_lead = network_leads.candidate(
-            statistics.point as usize,
-            statistics.score_sum as f64 / 2.0 / visits,
-        );
+        let playout_lead = statistics.score_sum as f64 / 2.0 / visits;
+        let score_lead = network_leads.candidate(statistics.point as usize, playout_lead);
         let (line, line_visits) = principal_variation(tree, child);
         candidates.push(Candidate {
             chosen: index_move(statistics.point as usize),
@@ -716,6 +718,7 @@ fn summarize(
             prior: prior_value,
             lower_confidence_bound: lower_confidence_bound(win_rate, visits),
             score_lead,
+            playout_lead,
             principal_variation: line,
             principal_variation_visits: line_visits,
         });
@@ -819,7 +822,7 @@ fn prefer_points_when_decided(
                 && candidate.win_rate >= first.win_rate - DECIDED_WIN_RATE_SLACK
                 && legal(candidate.chosen)
         })
-        .max_by(|first, second| first.score_lead.total_cmp(&second.score_lead))
+        .max_by(|first, second| first.playout_lead.total_cmp(&second.playout_lead))
         .map_or(best, |candidate| candidate.chosen)
 }
 
@@ -1133,6 +1136,9 @@ mod tests {
         let mut playouts_alone = Search::new(with(0), 1, 4, 1 << 26);
         let summary = search_game(&mut playouts_alone, &game, 300);
         assert!((summary.score_lead - f64::from(root_lead)).abs() > 1e-3);
+        for candidate in &summary.candidates {
+            assert_eq!(candidate.score_lead, candidate.playout_lead);
+        }
         let tree = playouts_alone.tree.as_ref().expect("a tree");
         let root_statistics = tree.statistics(0);
         let playout_lead =
@@ -1244,6 +1250,7 @@ mod tests {
             prior: 0.0,
             lower_confidence_bound: win_rate,
             score_lead,
+            playout_lead: score_lead,
             principal_variation: Vec::new(),
             principal_variation_visits: Vec::new(),
         }

@@ -18,8 +18,10 @@ use crate::search::random::Random;
 
 /// The value network's judgement of `board` with `player` to move under `settings` (and,
 /// with `ownership`, each point's expected owner from `player`'s view, in the network's
-/// order: row by row from the bottom-left); `None` in capture Go and on a board size the
-/// network did not learn, where its judgement is not measured.
+/// order: row by row from the bottom-left); `None` in capture Go, on a board size the
+/// network did not learn, and with a komi beyond [`value::KOMI_SCALE`] points either way
+/// (its komi plane outside -1..1: the teacher's games never go there, and a komi of 40
+/// read as a close game lost a won territory finish), where its judgement is not measured.
 pub fn judge(
     board: &PlayoutBoard,
     player: Color,
@@ -27,7 +29,7 @@ pub fn judge(
     scratch: &mut value::ValueScratch,
     ownership: Option<&mut Vec<f32>>,
 ) -> Option<value::Evaluation> {
-    if settings.capture_target.is_some() {
+    if settings.capture_target.is_some() || settings.komi.abs() > f64::from(value::KOMI_SCALE) {
         return None;
     }
     let network = value::shipped()?;
@@ -170,22 +172,31 @@ mod tests {
     use super::*;
     use crate::go::rules::board::Board;
 
-    /// The value network judges the board size it learned (9x9) and no other; capture Go
-    /// never.
+    /// The value network judges the board sizes it learned (9x9 and 13x13) and no other,
+    /// with a komi within 15 points either way; capture Go never.
     #[test]
-    fn the_leaf_value_is_given_on_the_networks_board_size_only() {
+    fn the_leaf_value_is_given_on_the_networks_board_sizes_only() {
         let params = SearchParams::default();
         let mut scratch = PriorScratch::default();
-        for (size, capture_target, expected) in [
-            (9, None, true),
-            (13, None, false),
-            (19, None, false),
-            (9, Some(1), false),
+        for (size, capture_target, komi, expected) in [
+            (9, None, 7.5, true),
+            (13, None, 7.5, true),
+            (9, None, -15.0, true),
+            (7, None, 7.5, false),
+            (19, None, 7.5, false),
+            (9, Some(1), 7.5, false),
+            (13, Some(1), 7.5, false),
+            (9, None, 40.5, false),
+            (13, None, -15.5, false),
         ] {
             let board = PlayoutBoard::from_board(&Board::new(size), Color::Black);
-            let settings = PlayoutSettings::new(&params, size, 7.5, capture_target);
+            let settings = PlayoutSettings::new(&params, size, komi, capture_target);
             let value = board.evaluate(Color::Black, &settings, &mut scratch);
-            assert_eq!(value.is_some(), expected, "{size} {capture_target:?}");
+            assert_eq!(
+                value.is_some(),
+                expected,
+                "{size} {capture_target:?} {komi}"
+            );
             if let Some(value) = value {
                 assert!((0.0..=1.0).contains(&value));
             }
