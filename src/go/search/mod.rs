@@ -462,7 +462,8 @@ fn network_share(params: &SearchParams) -> f64 {
 struct NetworkLeads<'a> {
     context: &'a Context<'a, PlayoutBoard>,
     share: f64,
-    child: Box<PlayoutBoard>,
+    /// The position after a candidate, made on first use and reused.
+    child: Option<Box<PlayoutBoard>>,
     scratch: value::ValueScratch,
 }
 
@@ -471,7 +472,7 @@ impl<'a> NetworkLeads<'a> {
         NetworkLeads {
             context,
             share: network_share(context.params),
-            child: PlayoutBoard::new(context.root_board.size()),
+            child: None,
             scratch: value::ValueScratch::default(),
         }
     }
@@ -514,20 +515,22 @@ impl<'a> NetworkLeads<'a> {
             return playout_lead;
         }
         let to_move = self.context.root_to_move;
-        let mut child = std::mem::replace(&mut self.child, PlayoutBoard::new(2));
-        child.copy_from(&self.context.root_board);
+        // The board is taken out for the call so that `black_lead` may borrow `self`.
+        let mut child = std::mem::take(&mut self.child);
+        let child_board = child.get_or_insert_with(|| PlayoutBoard::new(2));
+        child_board.copy_from(&self.context.root_board);
         let placed = if point == NO_POINT {
-            child.pass();
+            child_board.pass();
             0.0
         } else {
-            child.play(point, to_move);
+            child_board.play(point, to_move);
             if to_move == Color::Black {
                 1.0
             } else {
                 -1.0
             }
         };
-        let black = self.black_lead(&child, to_move.opponent(), placed);
+        let black = self.black_lead(child_board, to_move.opponent(), placed);
         self.child = child;
         match black {
             Some(black) => self.mix(playout_lead, black),
@@ -1071,13 +1074,19 @@ mod tests {
         assert!(search.ownership().len() == crate::go::rules::point::array_length(9));
     }
 
+    /// The root's mean playout margin for the side to move after a search.
+    fn root_playout_lead(search: &Search) -> f64 {
+        let root = search.tree.as_ref().expect("a tree").statistics(0);
+        -(root.score_sum as f64) / 2.0 / root.visits as f64
+    }
+
     /// The ownership and score leads a search reports mix the value network's in at the
     /// value share: at share 1 they are the network's own, point by point (black's view,
     /// the network read from the side to move) and move by move; at share 0 the playouts'
     /// alone; on a board size the network did not learn, the playouts' whatever the share.
     #[test]
     fn the_reported_ownership_and_leads_mix_in_the_networks() {
-        let board = Board::from_diagram(
+        let mut game = crate::go::endgame::game_from_diagram(
             ". . . . . . . . .
              . . . . . . . . .
              . . X X X . . . .
@@ -1087,14 +1096,9 @@ mod tests {
              . . . . . . O . .
              . . . . . . . . .
              . . . . . . . . .",
-        )
-        .unwrap();
-        let mut game = Game::new(9, Rules::chinese(), 7.5);
-        let stones: Vec<_> = board
-            .points()
-            .filter_map(|point| board.stone(point).map(|color| (color, point)))
-            .collect();
-        game.setup(&stones).unwrap();
+            Rules::chinese(),
+            7.5,
+        );
         // White to move: the network reads the position from White's side.
         game.play(Color::Black, Move::Pass).unwrap();
         let network = value::shipped().expect("the shipped value network");
@@ -1139,25 +1143,17 @@ mod tests {
         for candidate in &summary.candidates {
             assert_eq!(candidate.score_lead, candidate.playout_lead);
         }
-        let tree = playouts_alone.tree.as_ref().expect("a tree");
-        let root_statistics = tree.statistics(0);
-        let playout_lead =
-            -(root_statistics.score_sum as f64) / 2.0 / root_statistics.visits as f64;
-        assert_eq!(summary.score_lead, playout_lead);
+        assert_eq!(summary.score_lead, root_playout_lead(&playouts_alone));
         // 7x7: not learned, so the playouts' lead even at share 1.
         let small = Game::new(7, Rules::chinese(), 7.5);
         let mut trusting = Search::new(with(100), 1, 4, 1 << 26);
         let summary = search_game(&mut trusting, &small, 200);
-        let tree = trusting.tree.as_ref().expect("a tree");
-        let root_statistics = tree.statistics(0);
-        let playout_lead =
-            -(root_statistics.score_sum as f64) / 2.0 / root_statistics.visits as f64;
-        assert_eq!(summary.score_lead, playout_lead);
+        assert_eq!(summary.score_lead, root_playout_lead(&trusting));
     }
 
     #[test]
     fn captures_a_big_group_in_atari() {
-        let board = Board::from_diagram(
+        let game = crate::go::endgame::game_from_diagram(
             ". . . . . . . . .
              . . . . . . . . .
              . . X X X . . . .
@@ -1167,16 +1163,9 @@ mod tests {
              . . . . . . . . .
              . . . . . . . . .
              . . . . . . . . .",
-        )
-        .unwrap();
-        let mut game = Game::new(9, Rules::chinese(), 7.5);
-        let mut stones = Vec::new();
-        for point in board.points() {
-            if let Some(color) = board.stone(point) {
-                stones.push((color, point));
-            }
-        }
-        game.setup(&stones).unwrap();
+            Rules::chinese(),
+            7.5,
+        );
         let mut search = Search::new(SearchParams::default(), 1, 9, 1 << 26);
         let summary = search_game(&mut search, &game, 2000);
         // Black wins in many ways here; the capture must be among the best.
