@@ -452,6 +452,26 @@ fn finish<const COUNT: usize>(
     }
 }
 
+/// Turns `values` (logits, `-inf` for the excluded) into probabilities in place: the
+/// softmax over the finite ones, 0 for the excluded; all 0 when none is finite.
+pub fn softmax(values: &mut [f32]) {
+    let largest = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut total = 0.0;
+    for value in values.iter_mut() {
+        *value = if *value == f32::NEG_INFINITY {
+            0.0
+        } else {
+            (*value - largest).exp()
+        };
+        total += *value;
+    }
+    if total > 0.0 {
+        for value in values.iter_mut() {
+            *value /= total;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

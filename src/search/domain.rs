@@ -127,6 +127,7 @@ pub trait SearchGame: Send + Sync + Sized {
         &self,
         _player: Color,
         _params: &SearchParams,
+        _settings: &Self::Settings,
         _scratch: &mut Self::Scratch,
         _moves: &[u16],
         _priors: &mut Vec<Prior>,

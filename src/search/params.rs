@@ -122,6 +122,10 @@ search_params! {
     /// probability), which replaces the move model's in nodes refined after
     /// `refine_visits`; 0 leaves the network out.
     prior_network: u32 = 160,
+    /// Go: the refined priors come from the value network's policy head (one network for
+    /// every board size it learned) where that network judges the position, in place of the
+    /// policy network (9x9 only); elsewhere the policy network's, as without it.
+    prior_value_policy: bool = false,
     /// Go: the network's share, in percent, of the probability those priors use; the move
     /// model has the rest.
     prior_network_share: u32 = 100,
@@ -130,6 +134,11 @@ search_params! {
     /// network (Go on a board size its network was not trained on, or with the capture
     /// rules) always back up the playout. 50 won 72 of 100 9x9 games at equal think time.
     value_weight: u32 = 50,
+    /// Visits a leaf needs (this one counted) before the value network judges its position:
+    /// 1 judges every leaf; more leaves the leaves that the search passes by once to their
+    /// playouts alone, and spends the network where the search returns. A judged node keeps
+    /// its value for every later visit.
+    value_visits: u32 = 1,
     /// Penalty (losses) for filling one's own eye shape.
     prior_eye: u32 = 40,
     /// Bonus (wins) for capturing a chain in atari.

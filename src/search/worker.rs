@@ -313,7 +313,11 @@ impl<G: SearchGame> Worker<G> {
                     // Each node's position is evaluated once; its later visits as a leaf
                     // (and the searches that reuse it) read the kept value.
                     let node = tree.node(index);
+                    let judged = node.visits.load(Relaxed) >= params.value_visits;
                     value = decode_value(node.value.load(Relaxed)).or_else(|| {
+                        if !judged {
+                            return None;
+                        }
                         let win = self.board.evaluate(
                             color,
                             &context.settings,
@@ -418,6 +422,7 @@ impl<G: SearchGame> Worker<G> {
         if !self.board.refine_priors(
             color,
             context.params,
+            &context.settings,
             &mut self.prior_scratch,
             &self.candidate_points,
             &mut self.priors,
@@ -770,6 +775,7 @@ mod tests {
             &self,
             _player: Color,
             _params: &SearchParams,
+            _settings: &(),
             _scratch: &mut (),
             moves: &[u16],
             priors: &mut Vec<Prior>,
@@ -931,6 +937,57 @@ mod tests {
             playouts_only < mixed && mixed < 1.0,
             "{playouts_only} {mixed}"
         );
+    }
+
+    /// A leaf is judged once it has `value_visits` visits: a root child with fewer keeps no
+    /// value, and with the threshold out of reach the search is the playouts' alone.
+    #[test]
+    fn leaves_are_judged_from_their_value_visits_on() {
+        let params = SearchParams {
+            equiv_rave: 20.0,
+            refine_visits: 0,
+            expand_visits: u32::MAX,
+            value_weight: 50,
+            value_visits: 3,
+            ..SearchParams::default()
+        };
+        let statistics = |tree: &Tree| -> Vec<(u32, u32, u16)> {
+            let children = tree.root().children().expect("the root was expanded");
+            children
+                .map(|child| {
+                    let node = tree.node(child);
+                    (
+                        node.visits.load(Relaxed),
+                        node.wins.load(Relaxed),
+                        node.value.load(Relaxed),
+                    )
+                })
+                .collect()
+        };
+        for playouts in [4, 9, 40] {
+            let children = statistics(&search(22, playouts, params.clone()));
+            assert!(children.iter().any(|&(visits, ..)| visits >= 3));
+            for &(visits, _, value) in &children {
+                assert_eq!(value != 0, visits >= 3, "{children:?}");
+            }
+        }
+        let out_of_reach = search(
+            22,
+            400,
+            SearchParams {
+                value_visits: u32::MAX,
+                ..params.clone()
+            },
+        );
+        let playouts_only = search(
+            22,
+            400,
+            SearchParams {
+                value_weight: 0,
+                ..params
+            },
+        );
+        assert_eq!(statistics(&out_of_reach), statistics(&playouts_only));
     }
 
     #[test]

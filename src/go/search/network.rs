@@ -194,31 +194,15 @@ impl PolicyNetwork {
         let stride = board.stride();
         let logits = &scratch.logits;
         probabilities.clear();
-        let mut largest = f32::NEG_INFINITY;
-        for &point in points {
+        probabilities.extend(points.iter().map(|&point| {
             let point = point as usize;
-            let logit = if point == NO_POINT {
+            if point == NO_POINT {
                 f32::NEG_INFINITY
             } else {
                 logits[(point / stride - 1) * size + point % stride - 1]
-            };
-            largest = largest.max(logit);
-            probabilities.push(logit);
-        }
-        let mut total = 0.0;
-        for value in probabilities.iter_mut() {
-            *value = if *value == f32::NEG_INFINITY {
-                0.0
-            } else {
-                (*value - largest).exp()
-            };
-            total += *value;
-        }
-        if total > 0.0 {
-            for value in probabilities.iter_mut() {
-                *value /= total;
             }
-        }
+        }));
+        inference::softmax(probabilities);
     }
 }
 

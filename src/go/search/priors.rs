@@ -19,9 +19,10 @@ use crate::go::search::features::{
 use crate::go::search::ladder::LadderReader;
 use crate::go::search::move_model::{self, MoveModel};
 use crate::go::search::network::{self, NetworkScratch};
-use crate::go::search::patterns::PatternTable;
+use crate::go::search::patterns::{self, PatternTable};
+use crate::go::search::playout::PlayoutSettings;
 use crate::go::search::playout::{new_liberties, self_atari_size};
-use crate::go::search::value::ValueScratch;
+use crate::go::search::value::{self, ValueScratch};
 use crate::search::domain::Prior;
 use crate::search::params::SearchParams;
 use crate::search::tree::RESULT_SCALE;
@@ -317,7 +318,7 @@ pub fn compute_network_priors(
     board: &PlayoutBoard,
     color: Color,
     params: &SearchParams,
-    table: &PatternTable,
+    settings: &PlayoutSettings,
     scratch: &mut PriorScratch,
     points: &[u16],
     priors: &mut Vec<Prior>,
@@ -325,20 +326,31 @@ pub fn compute_network_priors(
     if !params.priors || params.prior_network == 0 {
         return false;
     }
-    let Some(network) = network::shipped() else {
-        return false;
-    };
-    if network.shape.board_size != board.size() {
-        return false;
+    let size = board.size();
+    let value_network = value::judging(size, settings.komi, settings.capture_target.is_some())
+        .filter(|_| params.prior_value_policy);
+    if let Some(value_network) = value_network {
+        value_network.policy(
+            board,
+            color,
+            settings.komi,
+            points,
+            &mut scratch.value,
+            &mut scratch.network_probabilities,
+        );
+    } else {
+        match network::shipped() {
+            Some(network) if network.shape.board_size == size => network.policy(
+                board,
+                color,
+                points,
+                &mut scratch.network,
+                &mut scratch.network_probabilities,
+            ),
+            _ => return false,
+        }
     }
     even_priors(params, points.len(), priors);
-    network.policy(
-        board,
-        color,
-        points,
-        &mut scratch.network,
-        &mut scratch.network_probabilities,
-    );
     let share = params.prior_network_share.min(100) as f32 / 100.0;
     if share < 1.0 {
         if let Some(model) = move_model::shipped() {
@@ -361,7 +373,16 @@ pub fn compute_network_priors(
         priors,
     );
     if params.prior_model_tactics {
-        add_hand_priors(board, color, params, table, scratch, points, priors, true);
+        add_hand_priors(
+            board,
+            color,
+            params,
+            patterns::table(),
+            scratch,
+            points,
+            priors,
+            true,
+        );
     }
     true
 }
@@ -372,7 +393,6 @@ mod tests {
     use crate::go::rules::board::Board;
 
     use crate::go::search::board::vertex_index as at;
-    use crate::go::search::patterns;
 
     /// Black to play: E7 and A2 capture, D1 is a three-stone self-atari, H8 is quiet.
     fn example_board() -> Box<PlayoutBoard> {
@@ -468,7 +488,7 @@ mod tests {
             &board,
             Color::Black,
             &params,
-            patterns::table(),
+            &PlayoutSettings::new(&params, 9, 7.5, None),
             &mut PriorScratch::default(),
             &points,
             &mut priors,
@@ -486,7 +506,7 @@ mod tests {
             &board,
             Color::Black,
             &model_only,
-            patterns::table(),
+            &PlayoutSettings::new(&model_only, 9, 7.5, None),
             &mut PriorScratch::default(),
             &points,
             &mut mixed,
@@ -508,7 +528,7 @@ mod tests {
             &small,
             Color::Black,
             &params,
-            patterns::table(),
+            &PlayoutSettings::new(&params, 9, 7.5, None),
             &mut PriorScratch::default(),
             &[NO_POINT as u16],
             &mut priors,
@@ -521,10 +541,57 @@ mod tests {
             &board,
             Color::Black,
             &off,
-            patterns::table(),
+            &PlayoutSettings::new(&off, 9, 7.5, None),
             &mut PriorScratch::default(),
             &points,
             &mut priors,
         ));
+    }
+
+    /// With `prior_value_policy` the value network's policy head gives the refined priors
+    /// where that network judges the position: on 13x13, where the policy network has no
+    /// weights, too; in capture Go the policy network's, as without it.
+    #[test]
+    fn the_value_networks_policy_head_refines_the_priors_where_it_judges() {
+        let with_head = SearchParams {
+            prior_value_policy: true,
+            ..SearchParams::default()
+        };
+        let board = example_board();
+        let points = [
+            at(9, "E7") as u16,
+            at(9, "H8") as u16,
+            at(9, "D1") as u16,
+            NO_POINT as u16,
+        ];
+        let refine = |params: &SearchParams, board: &PlayoutBoard, capture, points: &[u16]| {
+            let settings = PlayoutSettings::new(params, board.size(), 7.5, capture);
+            let mut priors = Vec::new();
+            compute_network_priors(
+                board,
+                Color::Black,
+                params,
+                &settings,
+                &mut PriorScratch::default(),
+                points,
+                &mut priors,
+            )
+            .then_some(priors)
+        };
+        let head = refine(&with_head, &board, None, &points).unwrap();
+        let values: Vec<f64> = head.iter().map(Prior::value).collect();
+        assert!(values[0] > values[2] && values[2] < 0.5, "{values:?}");
+        let policy_network = refine(&SearchParams::default(), &board, None, &points).unwrap();
+        assert_ne!(head, policy_network);
+        assert_eq!(
+            refine(&with_head, &board, Some(1), &points).unwrap(),
+            policy_network
+        );
+        // 13x13: the head alone.
+        let thirteen = PlayoutBoard::new(13);
+        let corner = [at(13, "D4") as u16, at(13, "A1") as u16, NO_POINT as u16];
+        assert!(refine(&SearchParams::default(), &thirteen, None, &corner).is_none());
+        let head = refine(&with_head, &thirteen, None, &corner).unwrap();
+        assert!(head[0].wins > head[1].wins, "{head:?}");
     }
 }

@@ -29,13 +29,11 @@ pub fn judge(
     scratch: &mut value::ValueScratch,
     ownership: Option<&mut Vec<f32>>,
 ) -> Option<value::Evaluation> {
-    if settings.capture_target.is_some() || settings.komi.abs() > f64::from(value::KOMI_SCALE) {
-        return None;
-    }
-    let network = value::shipped()?;
-    if !network.sizes.contains(board.size()) {
-        return None;
-    }
+    let network = value::judging(
+        board.size(),
+        settings.komi,
+        settings.capture_target.is_some(),
+    )?;
     Some(network.evaluate(board, player, settings.komi, scratch, ownership))
 }
 
@@ -115,19 +113,12 @@ impl SearchGame for PlayoutBoard {
         &self,
         player: Color,
         params: &SearchParams,
+        settings: &PlayoutSettings,
         scratch: &mut PriorScratch,
         moves: &[u16],
         priors: &mut Vec<Prior>,
     ) -> bool {
-        compute_network_priors(
-            self,
-            player,
-            params,
-            patterns::table(),
-            scratch,
-            moves,
-            priors,
-        )
+        compute_network_priors(self, player, params, settings, scratch, moves, priors)
     }
 
     fn evaluate(

@@ -28,7 +28,7 @@
 //! Knows the playout board and the policy network's trunk; nothing of the tree.
 
 use crate::color::Color;
-use crate::go::search::board::PlayoutBoard;
+use crate::go::search::board::{PlayoutBoard, NO_POINT};
 use crate::go::search::network::{encode, INPUT_PLANES};
 use crate::go::search::shipped::ShippedModel;
 use crate::nn::inference::{self, Inference};
@@ -314,11 +314,18 @@ pub struct ValueNetwork {
 /// Buffers of one evaluation, reused between evaluations.
 #[derive(Default)]
 pub struct ValueScratch {
+    trunk: TrunkScratch,
+    head: HeadActivations,
+    logits: Vec<f32>,
+}
+
+/// The trunk's buffers: the input planes, the board's neighbour table and the layers.
+#[derive(Default)]
+struct TrunkScratch {
     planes: Vec<f32>,
     table: Vec<u16>,
     table_size: usize,
     inference: Inference,
-    head: HeadActivations,
 }
 
 impl ValueNetwork {
@@ -422,6 +429,67 @@ impl ValueNetwork {
         self.evaluate(board, color, komi, scratch, None).win
     }
 
+    /// The policy head's probabilities of `points` (board points, pass ignored and given 0)
+    /// for `color` to move: a softmax over the board points among them, as the policy
+    /// network's [`crate::go::search::network::PolicyNetwork::policy`] gives them, so the
+    /// priors read both alike.
+    pub fn policy(
+        &self,
+        board: &PlayoutBoard,
+        color: Color,
+        komi: f64,
+        points: &[u16],
+        scratch: &mut ValueScratch,
+        probabilities: &mut Vec<f32>,
+    ) {
+        let size = board.size();
+        let count = size * size;
+        let top = self.trunk(board, color, komi, &mut scratch.trunk);
+        point_logits(
+            &self.shape.head(),
+            &self.parameters,
+            PointHead::Policy,
+            top,
+            count,
+            &mut scratch.logits,
+        );
+        let stride = board.stride();
+        probabilities.clear();
+        probabilities.extend(points.iter().map(|&point| {
+            let point = point as usize;
+            if point == NO_POINT {
+                f32::NEG_INFINITY
+            } else {
+                scratch.logits[(point / stride - 1) * size + point % stride - 1]
+            }
+        }));
+        inference::softmax(probabilities);
+    }
+
+    /// The trunk's output for `board` with `color` to move at `komi` (`[point][channels]`).
+    fn trunk<'a>(
+        &self,
+        board: &PlayoutBoard,
+        color: Color,
+        komi: f64,
+        scratch: &'a mut TrunkScratch,
+    ) -> &'a [f32] {
+        let size = board.size();
+        if scratch.table_size != size {
+            scratch.table = neighbour_table(size);
+            scratch.table_size = size;
+        }
+        encode_value(board, color, komi, &mut scratch.planes);
+        inference::trunk(
+            &self.shape.trunk,
+            &self.parameters,
+            &scratch.planes,
+            size * size,
+            &scratch.table,
+            &mut scratch.inference,
+        )
+    }
+
     /// The evaluation of `board` with `color` to move and White's `komi`; with `ownership`,
     /// also each point's expected owner from `color`'s view (-1..1, row by row from the
     /// bottom-left, as the planes).
@@ -433,21 +501,8 @@ impl ValueNetwork {
         scratch: &mut ValueScratch,
         ownership: Option<&mut Vec<f32>>,
     ) -> Evaluation {
-        let size = board.size();
-        let points = size * size;
-        if scratch.table_size != size {
-            scratch.table = neighbour_table(size);
-            scratch.table_size = size;
-        }
-        encode_value(board, color, komi, &mut scratch.planes);
-        let top = inference::trunk(
-            &self.shape.trunk,
-            &self.parameters,
-            &scratch.planes,
-            points,
-            &scratch.table,
-            &mut scratch.inference,
-        );
+        let points = board.size() * board.size();
+        let top = self.trunk(board, color, komi, &mut scratch.trunk);
         let layout = self.shape.head();
         head_forward(&layout, &self.parameters, top, points, &mut scratch.head);
         if let Some(ownership) = ownership {
@@ -499,6 +554,16 @@ pub fn use_file(path: &std::path::Path) -> Result<(), String> {
 /// one does not read, so the search backs up playouts alone.
 pub fn shipped() -> Option<&'static ValueNetwork> {
     NETWORK.get()
+}
+
+/// The network in use when it judges a position of a `size` board at `komi` (`None` in
+/// capture Go, `capture`): only on the board sizes it learned and with the komi plane within
+/// -1..1 ([`KOMI_SCALE`] points either way), where its judgement is measured.
+pub fn judging(size: usize, komi: f64, capture: bool) -> Option<&'static ValueNetwork> {
+    if capture || komi.abs() > f64::from(KOMI_SCALE) {
+        return None;
+    }
+    shipped().filter(|network| network.sizes.contains(size))
 }
 
 #[cfg(test)]
