@@ -7,7 +7,8 @@
 //! Read in order: `layout` (dimensions, where the parameters lie, the neighbour table),
 //! `forward` (the forward pass as training runs it: unfolding and matrix products, the
 //! activations kept), `inference` (the same trunk as the engine runs it: direct AVX-512,
-//! AVX2/FMA or portable kernels), `train` (the backward pass, AdamW, the shared training
+//! AVX2/FMA or portable kernels), `head` (the pooled head and the point head, forward and
+//! backward), `train` (the backward pass, AdamW, the shared training
 //! loop over size groups and symmetries). A game brings its input planes, its heads, their
 //! losses and its file format: Go's are in [`crate::go::search::network`],
 //! [`crate::go::search::value`] and [`crate::go::learn`].
@@ -15,6 +16,7 @@
 //! Knows nothing of any game, the tree or GTP.
 
 pub mod forward;
+pub mod head;
 pub mod inference;
 pub mod layout;
 pub mod train;

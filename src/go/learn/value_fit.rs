@@ -16,10 +16,11 @@ use crate::go::learn::teacher::TeacherPosition;
 use crate::go::search::network::encode;
 use crate::go::search::network::INPUT_PLANES;
 use crate::go::search::value::{
-    head_forward, logistic, point_logits, BoardSizes, HeadActivations, HeadLayout, PointHead,
-    ValueNetwork, ValueShape, KOMI_SCALE, SCORE_SCALE, VALUE_PLANES,
+    head_forward, logistic, point_logits, BoardSizes, HeadActivations, PointHead, ValueNetwork,
+    ValueShape, KOMI_SCALE, SCORE_SCALE, VALUE_PLANES,
 };
 use crate::nn::forward::{forward_trunk, Activations};
+use crate::nn::head::{point_backward, pooled_backward};
 use crate::nn::layout::{neighbour_table, Shape};
 use crate::nn::train::{
     fit_network, initial_trunk_parameters, trunk_backward, NetworkOptions, ShardResult, SizeGroup,
@@ -132,8 +133,6 @@ struct Workspace {
     inner_gradient: Vec<f32>,
     pre_gradient: Vec<f32>,
     column_gradient: Vec<f32>,
-    feature_gradient: Vec<f32>,
-    hidden_gradient: Vec<f32>,
     gradient: Vec<f32>,
     /// The win probability's summed cross-entropy (what an epoch reports).
     loss: f64,
@@ -199,63 +198,6 @@ fn cross_entropy(logit: f32, target: f32) -> f64 {
     softplus - target * logit
 }
 
-/// Adds the value head's gradients for one position into `gradient` and its trunk gradient
-/// into `trunk_gradient` (`[point][channel]` of that position), given the gradients of the
-/// win logit and of the score output.
-#[allow(clippy::too_many_arguments)]
-fn head_backward(
-    layout: &HeadLayout,
-    parameters: &[f32],
-    head: &HeadActivations,
-    (logit_gradient, score_gradient, pass_gradient): (f32, f32, f32),
-    points: usize,
-    feature_gradient: &mut Vec<f32>,
-    hidden_gradient: &mut Vec<f32>,
-    gradient: &mut [f32],
-    trunk_gradient: &mut [f32],
-) {
-    let channels = layout.features / 2;
-    gradient[layout.output_bias] += logit_gradient;
-    gradient[layout.score_bias] += score_gradient;
-    gradient[layout.pass_bias] += pass_gradient;
-    hidden_gradient.clear();
-    for unit in 0..layout.hidden {
-        gradient[layout.output_weights + unit] += logit_gradient * head.hidden[unit];
-        gradient[layout.score_weights + unit] += score_gradient * head.hidden[unit];
-        gradient[layout.pass_weights + unit] += pass_gradient * head.hidden[unit];
-        hidden_gradient.push(if head.hidden[unit] > 0.0 {
-            logit_gradient * parameters[layout.output_weights + unit]
-                + score_gradient * parameters[layout.score_weights + unit]
-                + pass_gradient * parameters[layout.pass_weights + unit]
-        } else {
-            0.0
-        });
-    }
-    feature_gradient.clear();
-    feature_gradient.resize(layout.features, 0.0);
-    for (unit, &value) in hidden_gradient.iter().enumerate() {
-        gradient[layout.hidden_biases + unit] += value;
-    }
-    for (feature, feature_value) in head.features.iter().enumerate() {
-        let row = layout.hidden_weights + feature * layout.hidden;
-        let mut sum = 0.0;
-        for (unit, &value) in hidden_gradient.iter().enumerate() {
-            gradient[row + unit] += feature_value * value;
-            sum += parameters[row + unit] * value;
-        }
-        feature_gradient[feature] = sum;
-    }
-    for point in 0..points {
-        for channel in 0..channels {
-            trunk_gradient[point * channels + channel] += feature_gradient[channel] / points as f32;
-        }
-    }
-    for channel in 0..channels {
-        let point = head.maximum_points[channel];
-        trunk_gradient[point * channels + channel] += feature_gradient[channels + channel];
-    }
-}
-
 /// The summed cross-entropy of the workspace's samples and, into `workspace.gradient`, its
 /// gradient with respect to every parameter, divided by `scale` (the whole batch's size).
 fn gradient(
@@ -281,8 +223,6 @@ fn gradient(
         inner_gradient,
         pre_gradient,
         column_gradient,
-        feature_gradient,
-        hidden_gradient,
         gradient,
         loss,
         objective,
@@ -353,7 +293,6 @@ fn gradient(
                     .map(|&(point, _)| (logit_of(point) - largest).exp()),
             );
             let total: f32 = policy_probabilities.iter().sum();
-            let weights = layout.policy_weights..layout.policy_weights + channels;
             for (&(point, target), probability) in moves.iter().zip(policy_probabilities.iter_mut())
             {
                 *probability /= total;
@@ -367,22 +306,27 @@ fn gradient(
                     pass_gradient = move_gradient;
                     continue;
                 }
-                gradient[layout.policy_bias] += move_gradient;
-                let row = rows.start + point as usize * channels;
-                for (channel, weight_index) in weights.clone().enumerate() {
-                    gradient[weight_index] += move_gradient * top[row + channel];
-                    trunk_gradient[row + channel] += move_gradient * parameters[weight_index];
-                }
+                let row = rows.start + point as usize * channels..;
+                point_backward(
+                    parameters,
+                    layout.policy_weights,
+                    &top[row.clone()][..channels],
+                    move_gradient,
+                    gradient,
+                    &mut trunk_gradient[row][..channels],
+                );
             }
         }
-        head_backward(
-            &layout,
+        pooled_backward(
+            &layout.pooled(),
             parameters,
-            head,
-            (logit_gradient, score_gradient, pass_gradient),
+            &mut head.pooled,
+            &[
+                (layout.output_weights, logit_gradient),
+                (layout.score_weights, score_gradient),
+                (layout.pass_weights, pass_gradient),
+            ],
             points,
-            feature_gradient,
-            hidden_gradient,
             gradient,
             &mut trunk_gradient[rows.clone()],
         );
@@ -398,16 +342,18 @@ fn gradient(
                 ownership_logits,
             );
             let weight = auxiliary.ownership / points as f32;
-            let weights = layout.ownership_weights..layout.ownership_weights + channels;
             for (point, (&logit, &owner)) in ownership_logits.iter().zip(owners).enumerate() {
                 *objective += f64::from(weight) * cross_entropy(2.0 * logit, owner);
                 let point_gradient = weight * 2.0 * (logistic(2.0 * logit) - owner) / scale;
-                gradient[layout.ownership_bias] += point_gradient;
-                let row = rows.start + point * channels;
-                for (channel, weight_index) in weights.clone().enumerate() {
-                    gradient[weight_index] += point_gradient * top[row + channel];
-                    trunk_gradient[row + channel] += point_gradient * parameters[weight_index];
-                }
+                let row = rows.start + point * channels..;
+                point_backward(
+                    parameters,
+                    layout.ownership_weights,
+                    &top[row.clone()][..channels],
+                    point_gradient,
+                    gradient,
+                    &mut trunk_gradient[row][..channels],
+                );
             }
         }
     }

@@ -31,6 +31,7 @@ use crate::color::Color;
 use crate::go::search::board::{PlayoutBoard, NO_POINT};
 use crate::go::search::network::{encode, INPUT_PLANES};
 use crate::go::search::shipped::ShippedModel;
+use crate::nn::head::{self, pooled_forward, scalar_output, Pooled, PooledLayout};
 use crate::nn::inference::{self, Inference};
 use crate::nn::layout::{neighbour_table, Shape};
 
@@ -128,12 +129,8 @@ impl ValueShape {
 /// The head's activations for one position, kept for the backward pass.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HeadActivations {
-    /// The pooled features: each channel's mean over the points, then its maximum.
-    pub features: Vec<f32>,
-    /// The point of each channel's maximum.
-    pub maximum_points: Vec<usize>,
-    /// The hidden layer after its rectifier.
-    pub hidden: Vec<f32>,
+    /// The pooled features and the hidden layer.
+    pub pooled: Pooled,
     /// The logit of the win probability.
     pub logit: f32,
     /// The score output (the mover's lead over [`SCORE_SCALE`]).
@@ -150,57 +147,17 @@ pub fn head_forward(
     points: usize,
     activations: &mut HeadActivations,
 ) {
-    let channels = layout.features / 2;
-    activations.features.clear();
-    activations.features.resize(layout.features, 0.0);
-    activations.maximum_points.clear();
-    activations.maximum_points.resize(channels, 0);
-    let (means, maxima) = activations.features.split_at_mut(channels);
-    maxima.fill(f32::NEG_INFINITY);
-    for (point, row) in top.chunks_exact(channels).take(points).enumerate() {
-        for (channel, &value) in row.iter().enumerate() {
-            means[channel] += value;
-            if value > maxima[channel] {
-                maxima[channel] = value;
-                activations.maximum_points[channel] = point;
-            }
-        }
-    }
-    for mean in means.iter_mut() {
-        *mean /= points as f32;
-    }
-    activations.hidden.clear();
-    activations
-        .hidden
-        .extend_from_slice(&parameters[layout.hidden_biases..layout.hidden_biases + layout.hidden]);
-    for (feature, &value) in activations.features.iter().enumerate() {
-        let weights =
-            &parameters[layout.hidden_weights + feature * layout.hidden..][..layout.hidden];
-        for (unit, weight) in activations.hidden.iter_mut().zip(weights) {
-            *unit += value * weight;
-        }
-    }
-    let output = &parameters[layout.output_weights..layout.output_weights + layout.hidden];
-    let score = &parameters[layout.score_weights..layout.score_weights + layout.hidden];
-    let pass = &parameters[layout.pass_weights..layout.pass_weights + layout.hidden];
-    let mut logit = parameters[layout.output_bias];
-    let mut lead = parameters[layout.score_bias];
-    let mut pass_logit = parameters[layout.pass_bias];
-    for (((unit, weight), score_weight), pass_weight) in activations
-        .hidden
-        .iter_mut()
-        .zip(output)
-        .zip(score)
-        .zip(pass)
-    {
-        *unit = unit.max(0.0);
-        logit += *unit * weight;
-        lead += *unit * score_weight;
-        pass_logit += *unit * pass_weight;
-    }
-    activations.logit = logit;
-    activations.score = lead;
-    activations.pass_logit = pass_logit;
+    pooled_forward(
+        &layout.pooled(),
+        parameters,
+        top,
+        points,
+        &mut activations.pooled,
+    );
+    let hidden = &activations.pooled.hidden;
+    activations.logit = scalar_output(parameters, layout.output_weights, hidden);
+    activations.score = scalar_output(parameters, layout.score_weights, hidden);
+    activations.pass_logit = scalar_output(parameters, layout.pass_weights, hidden);
 }
 
 /// The heads that give one logit per point.
@@ -210,6 +167,26 @@ pub enum PointHead {
     Ownership,
     /// The move's logit (pass's is the value head's [`HeadActivations::pass_logit`]).
     Policy,
+}
+
+impl HeadLayout {
+    /// Where the pooled part (the hidden layer) lies.
+    pub fn pooled(&self) -> PooledLayout {
+        PooledLayout {
+            channels: self.features / 2,
+            hidden: self.hidden,
+            hidden_weights: self.hidden_weights,
+            hidden_biases: self.hidden_biases,
+        }
+    }
+
+    /// The offset of a point head's weights.
+    pub fn point_head(&self, head: PointHead) -> usize {
+        match head {
+            PointHead::Ownership => self.ownership_weights,
+            PointHead::Policy => self.policy_weights,
+        }
+    }
 }
 
 /// A point head over one position's trunk output `top` (`[point][channel]`): the logit of
@@ -222,29 +199,13 @@ pub fn point_logits(
     points: usize,
     logits: &mut Vec<f32>,
 ) {
-    let offset = match head {
-        PointHead::Ownership => layout.ownership_weights,
-        PointHead::Policy => layout.policy_weights,
-    };
-    point_convolution(parameters, offset, layout.features / 2, top, points, logits);
-}
-
-/// A 1x1 convolution to one output: `channels` weights from `offset`, then the bias.
-fn point_convolution(
-    parameters: &[f32],
-    offset: usize,
-    channels: usize,
-    top: &[f32],
-    points: usize,
-    logits: &mut Vec<f32>,
-) {
-    let weights = &parameters[offset..offset + channels];
-    let bias = parameters[offset + channels];
-    logits.clear();
-    logits.extend(
-        top.chunks_exact(channels)
-            .take(points)
-            .map(|row| bias + row.iter().zip(weights).map(|(a, b)| a * b).sum::<f32>()),
+    head::point_logits(
+        parameters,
+        layout.point_head(head),
+        layout.features / 2,
+        top,
+        points,
+        logits,
     );
 }
 
