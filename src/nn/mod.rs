@@ -9,12 +9,14 @@
 //! activations kept), `inference` (the same trunk as the engine runs it: direct AVX-512,
 //! AVX2/FMA or portable kernels), `head` (the pooled head and the point head, forward and
 //! backward), `train` (the backward pass, AdamW, the shared training
-//! loop over size groups and symmetries). A game brings its input planes, its heads, their
+//! loop over size groups and symmetries), `file` (the versioned weight file that names a
+//! network's kind and dimensions). A game brings its input planes, its heads, their
 //! losses and its file format: Go's are in [`crate::go::search::network`],
 //! [`crate::go::search::value`] and [`crate::go::learn`].
 //!
 //! Knows nothing of any game, the tree or GTP.
 
+pub mod file;
 pub mod forward;
 pub mod head;
 pub mod inference;

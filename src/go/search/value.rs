@@ -20,10 +20,11 @@
 //! hidden weights `[2 * channels][hidden]`, the hidden biases `[hidden]`, the win weights
 //! `[hidden]` and bias, the score weights `[hidden]` and bias, the ownership weights
 //! `[channels]` and bias, the policy weights `[channels]` and bias, the pass weights
-//! `[hidden]` and bias. The file: magic `ISHIVAL4`, five dimensions (u32: inputs, channels,
-//! blocks, hidden, and the board sizes trained on as a mask, bit `s` for size `s`) and the
-//! parameters (f32), little-endian. `ISHIVAL3` files (the same, with one board size in
-//! place of the mask) still read.
+//! `[hidden]` and bias. The file: [`crate::nn::file`]'s, of the kind `go-value`, with the
+//! dimensions `inputs`, `channels`, `blocks`, `hidden` and `sizes` (the board sizes trained
+//! on as a mask, bit `s` for size `s`). The files of the builds before still read: magic
+//! `ISHIVAL4`, the five dimensions as u32 and the parameters as f32, little-endian, and
+//! `ISHIVAL3` (the same, with one board size in place of the mask).
 //!
 //! Knows the playout board and the policy network's trunk; nothing of the tree.
 
@@ -31,6 +32,7 @@ use crate::color::Color;
 use crate::go::search::board::{PlayoutBoard, NO_POINT};
 use crate::go::search::network::{encode, INPUT_PLANES};
 use crate::go::search::shipped::ShippedModel;
+use crate::nn::file::{is_weight_file, WeightFile};
 use crate::nn::head::{self, pooled_forward, scalar_output, Pooled, PooledLayout};
 use crate::nn::inference::{self, Inference};
 use crate::nn::layout::{neighbour_table, Shape};
@@ -44,7 +46,11 @@ pub const KOMI_SCALE: f32 = 15.0;
 /// The score output times this is the lead in points.
 pub const SCORE_SCALE: f32 = 20.0;
 
-const MAGIC: &[u8; 8] = b"ISHIVAL4";
+/// The kind of network file ([`WeightFile::kind`]) this module reads and writes.
+pub const KIND: &str = "go-value";
+
+/// The format before the shared weight file.
+const EARLIER_MAGIC: &[u8; 8] = b"ISHIVAL4";
 /// The last format that recorded one board size instead of a mask.
 const ONE_SIZE_MAGIC: &[u8; 8] = b"ISHIVAL3";
 const HEADER_BYTES: usize = 8 + 5 * 4;
@@ -289,56 +295,93 @@ struct TrunkScratch {
     inference: Inference,
 }
 
+/// The dimensions (inputs, channels, blocks, hidden, the sizes' mask) and the parameters of
+/// a file of the formats before the shared weight file: `ISHIVAL4`, or `ISHIVAL3` (one
+/// board size in place of the mask); refuses the ones before (fewer heads).
+fn earlier_format(bytes: &[u8]) -> Result<([usize; 5], Vec<f32>), String> {
+    if bytes.len() >= 8 && bytes.starts_with(b"ISHIVAL") && bytes[7] < ONE_SIZE_MAGIC[7] {
+        return Err("a value network of an older format (fewer heads): train it again".into());
+    }
+    let one_size = bytes.starts_with(ONE_SIZE_MAGIC);
+    if bytes.len() < HEADER_BYTES || (&bytes[..8] != EARLIER_MAGIC && !one_size) {
+        return Err("not an ishi value network".into());
+    }
+    let dimension = |index: usize| {
+        let start = 8 + 4 * index;
+        u32::from_le_bytes(bytes[start..start + 4].try_into().unwrap_or([0; 4])) as usize
+    };
+    let mask = if one_size {
+        BoardSizes::of(&[dimension(4)]).0 as usize
+    } else {
+        dimension(4)
+    };
+    let parameters: Vec<f32> = bytes[HEADER_BYTES..]
+        .chunks_exact(4)
+        .map(|chunk| f32::from_le_bytes(chunk.try_into().unwrap_or([0; 4])))
+        .collect();
+    if (bytes.len() - HEADER_BYTES) % 4 != 0 {
+        return Err("the parameters' bytes are not whole floats".into());
+    }
+    if parameters.iter().any(|parameter| !parameter.is_finite()) {
+        return Err("a parameter is not finite".into());
+    }
+    Ok((
+        [dimension(0), dimension(1), dimension(2), dimension(3), mask],
+        parameters,
+    ))
+}
+
 impl ValueNetwork {
-    /// The file's bytes (see the module header).
+    /// The file's bytes: a [`WeightFile`] of the kind [`KIND`] (see the module header).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = MAGIC.to_vec();
         let trunk = self.shape.trunk;
-        for dimension in [
-            trunk.inputs,
-            trunk.channels,
-            trunk.blocks,
-            self.shape.hidden,
-            self.sizes.0 as usize,
-        ] {
-            bytes.extend_from_slice(&(dimension as u32).to_le_bytes());
+        WeightFile {
+            kind: KIND.into(),
+            dimensions: [
+                ("inputs", trunk.inputs),
+                ("channels", trunk.channels),
+                ("blocks", trunk.blocks),
+                ("hidden", self.shape.hidden),
+                ("sizes", self.sizes.0 as usize),
+            ]
+            .iter()
+            .map(|&(name, value)| (name.to_string(), value as u32))
+            .collect(),
+            parameters: self.parameters.clone(),
         }
-        for parameter in &self.parameters {
-            bytes.extend_from_slice(&parameter.to_le_bytes());
-        }
-        bytes
+        .to_bytes()
     }
 
-    /// Reads a network written by [`ValueNetwork::to_bytes`].
+    /// Reads a network written by [`ValueNetwork::to_bytes`], or by the builds before the
+    /// shared weight file (`ISHIVAL4`, and `ISHIVAL3` with one board size).
     ///
     /// # Errors
-    /// A wrong magic, input planes other than [`VALUE_PLANES`], implausible dimensions, a
+    /// Not such a file, input planes other than [`VALUE_PLANES`], implausible dimensions, a
     /// length that does not match them, or a parameter that is not finite.
     pub fn from_bytes(bytes: &[u8]) -> Result<ValueNetwork, String> {
-        if bytes.len() >= 8 && bytes.starts_with(b"ISHIVAL") && bytes[7] < ONE_SIZE_MAGIC[7] {
-            return Err("a value network of an older format (fewer heads): train it again".into());
-        }
-        let one_size = bytes.starts_with(ONE_SIZE_MAGIC);
-        if bytes.len() < HEADER_BYTES || (&bytes[..8] != MAGIC && !one_size) {
-            return Err("not an ishi value network".into());
-        }
-        let dimension = |index: usize| {
-            let start = 8 + 4 * index;
-            u32::from_le_bytes(bytes[start..start + 4].try_into().unwrap_or([0; 4])) as usize
-        };
-        let sizes = if one_size {
-            BoardSizes::of(&[dimension(4)])
+        let (dimensions, parameters) = if is_weight_file(bytes) {
+            let file = WeightFile::from_bytes(bytes, KIND)?;
+            let dimensions = [
+                file.dimension("inputs")?,
+                file.dimension("channels")?,
+                file.dimension("blocks")?,
+                file.dimension("hidden")?,
+                file.dimension("sizes")?,
+            ];
+            (dimensions, file.parameters)
         } else {
-            BoardSizes(dimension(4) as u32)
+            earlier_format(bytes)?
         };
+        let [inputs, channels, blocks, hidden, mask] = dimensions;
+        let sizes = BoardSizes(mask as u32);
         let shape = ValueShape {
             trunk: Shape {
-                inputs: dimension(0),
-                channels: dimension(1),
-                blocks: dimension(2),
+                inputs,
+                channels,
+                blocks,
                 board_size: sizes.list().last().copied().unwrap_or(0),
             },
-            hidden: dimension(3),
+            hidden,
         };
         if shape.trunk.inputs != VALUE_PLANES {
             return Err(format!(
@@ -354,23 +397,15 @@ impl ValueNetwork {
         {
             return Err(format!("implausible dimensions {shape:?}"));
         }
-        if sizes.0 == 0 || BoardSizes::of(&sizes.list()) != sizes {
-            return Err(format!("board sizes {:#x}", dimension(4)));
+        if mask > u32::MAX as usize || sizes.0 == 0 || BoardSizes::of(&sizes.list()) != sizes {
+            return Err(format!("board sizes {mask:#x}"));
         }
         let count = shape.parameter_count();
-        if bytes.len() != HEADER_BYTES + 4 * count {
+        if parameters.len() != count {
             return Err(format!(
-                "{} bytes, the dimensions need {}",
-                bytes.len(),
-                HEADER_BYTES + 4 * count
+                "{} parameters, the dimensions need {count}",
+                parameters.len()
             ));
-        }
-        let parameters: Vec<f32> = bytes[HEADER_BYTES..]
-            .chunks_exact(4)
-            .map(|chunk| f32::from_le_bytes(chunk.try_into().unwrap_or([0; 4])))
-            .collect();
-        if parameters.iter().any(|parameter| !parameter.is_finite()) {
-            return Err("a parameter is not finite".into());
         }
         Ok(ValueNetwork {
             shape,
@@ -609,17 +644,66 @@ mod tests {
         assert!(checked > 1_000_000, "{checked}");
     }
 
+    /// `network` as the builds before the shared weight file wrote it (`ISHIVAL4`).
+    fn earlier_bytes(network: &ValueNetwork) -> Vec<u8> {
+        let mut bytes = EARLIER_MAGIC.to_vec();
+        let trunk = network.shape.trunk;
+        for dimension in [
+            trunk.inputs,
+            trunk.channels,
+            trunk.blocks,
+            network.shape.hidden,
+            network.sizes.0 as usize,
+        ] {
+            bytes.extend_from_slice(&(dimension as u32).to_le_bytes());
+        }
+        for parameter in &network.parameters {
+            bytes.extend_from_slice(&parameter.to_le_bytes());
+        }
+        bytes
+    }
+
     #[test]
     fn the_file_round_trips_and_refuses_damage() {
         let network = small_network();
         let bytes = network.to_bytes();
+        assert!(is_weight_file(&bytes));
         assert_eq!(ValueNetwork::from_bytes(&bytes), Ok(network.clone()));
         assert!(ValueNetwork::from_bytes(&bytes[..bytes.len() - 4]).is_err());
         let mut wrong = bytes.clone();
         wrong[0] = b'X';
         assert!(ValueNetwork::from_bytes(&wrong).is_err());
-        // The one-size format reads as that size.
-        let mut one_size = bytes.clone();
+        // Several sizes round trip; a size outside 2..=25 is refused, as are a missing
+        // dimension, another kind and a parameter short.
+        let mut several = network.clone();
+        several.sizes = BoardSizes::of(&[9, 13, 19]);
+        several.shape.trunk.board_size = 19;
+        let read = ValueNetwork::from_bytes(&several.to_bytes()).unwrap();
+        assert_eq!(read, several);
+        assert!(read.sizes.contains(13) && !read.sizes.contains(11));
+        let file = WeightFile::from_bytes(&bytes, KIND).unwrap();
+        let edited = |edit: &dyn Fn(&mut WeightFile)| {
+            let mut file = file.clone();
+            edit(&mut file);
+            ValueNetwork::from_bytes(&file.to_bytes())
+        };
+        for mask in [0u32, 1 << 1, 1 << 26, (1 << 9) | (1 << 30)] {
+            let refused = edited(&|file| file.dimensions[4].1 = mask);
+            assert!(refused.is_err(), "{mask:#x}");
+        }
+        assert!(edited(&|file| {
+            file.dimensions.remove(3);
+        })
+        .is_err());
+        assert!(edited(&|file| file.kind = "go-policy".into()).is_err());
+        assert!(edited(&|file| {
+            file.parameters.pop();
+        })
+        .is_err());
+        // The format before reads the same network; its one-size form reads as that size.
+        let earlier = earlier_bytes(&several);
+        assert_eq!(ValueNetwork::from_bytes(&earlier), Ok(several));
+        let mut one_size = earlier_bytes(&network);
         one_size[7] = b'3';
         one_size[24..28].copy_from_slice(&13u32.to_le_bytes());
         let read = ValueNetwork::from_bytes(&one_size).unwrap();
@@ -627,26 +711,15 @@ mod tests {
             (read.sizes.list(), read.shape.trunk.board_size),
             (vec![13], 13)
         );
-        // Several sizes round trip; a size outside 2..=25 is refused.
-        let mut several = network.clone();
-        several.sizes = BoardSizes::of(&[9, 13, 19]);
-        several.shape.trunk.board_size = 19;
-        let read = ValueNetwork::from_bytes(&several.to_bytes()).unwrap();
-        assert_eq!(read, several);
-        assert!(read.sizes.contains(13) && !read.sizes.contains(11));
-        for mask in [0u32, 1 << 1, 1 << 26, (1 << 9) | (1 << 30)] {
-            let mut wrong_sizes = bytes.clone();
-            wrong_sizes[24..28].copy_from_slice(&mask.to_le_bytes());
-            assert!(ValueNetwork::from_bytes(&wrong_sizes).is_err(), "{mask:#x}");
-        }
-        let mut first_format = bytes.clone();
+        let mut first_format = earlier_bytes(&network);
         first_format[7] = b'2';
         let refusal = ValueNetwork::from_bytes(&first_format).unwrap_err();
         assert!(refusal.contains("train it again"), "{refusal}");
-        let mut not_finite = bytes;
-        let at = not_finite.len() - 4;
-        not_finite[at..].copy_from_slice(&f32::NAN.to_le_bytes());
-        assert!(ValueNetwork::from_bytes(&not_finite).is_err());
+        for mut damaged in [bytes, earlier_bytes(&network)] {
+            let at = damaged.len() - 4;
+            damaged[at..].copy_from_slice(&f32::NAN.to_le_bytes());
+            assert!(ValueNetwork::from_bytes(&damaged).is_err());
+        }
     }
 
     #[test]
