@@ -319,7 +319,7 @@ fn earlier_format(bytes: &[u8]) -> Result<([usize; 5], Vec<f32>), String> {
         .chunks_exact(4)
         .map(|chunk| f32::from_le_bytes(chunk.try_into().unwrap_or([0; 4])))
         .collect();
-    if (bytes.len() - HEADER_BYTES) % 4 != 0 {
+    if !(bytes.len() - HEADER_BYTES).is_multiple_of(4) {
         return Err("the parameters' bytes are not whole floats".into());
     }
     if parameters.iter().any(|parameter| !parameter.is_finite()) {
