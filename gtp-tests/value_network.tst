@@ -7,12 +7,12 @@
 #? [.*\[string\] value_weight 50.*]
 play b E5
 2 reg_genmove w
-#? [F3]
+#? [C4]
 3 genmove w
-#? [F3]
+#? [C4]
 play b C3
 4 genmove w
-#? [G5]
+#? [D4]
 # 13x13: the network learned it too. 19x19: it did not, so the leaves back up their playouts.
 boardsize 13
 play b G7

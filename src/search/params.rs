@@ -125,7 +125,7 @@ search_params! {
     /// Go: the refined priors come from the value network's policy head (one network for
     /// every board size it learned) where that network judges the position, in place of the
     /// policy network (9x9 only); elsewhere the policy network's, as without it.
-    prior_value_policy: bool = false,
+    prior_value_policy: bool = true,
     /// Go: the network's share, in percent, of the probability those priors use; the move
     /// model has the rest.
     prior_network_share: u32 = 100,
@@ -137,8 +137,10 @@ search_params! {
     /// Visits a leaf needs (this one counted) before the value network judges its position:
     /// 1 judges every leaf; more leaves the leaves that the search passes by once to their
     /// playouts alone, and spends the network where the search returns. A judged node keeps
-    /// its value for every later visit.
-    value_visits: u32 = 1,
+    /// its value for every later visit. 2 (with `prior_value_policy`) won 68 of 80 13x13
+    /// games against the playouts alone at equal think time, where judging every leaf won
+    /// 38 of 80.
+    value_visits: u32 = 2,
     /// Penalty (losses) for filling one's own eye shape.
     prior_eye: u32 = 40,
     /// Bonus (wins) for capturing a chain in atari.

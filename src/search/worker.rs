@@ -889,6 +889,7 @@ mod tests {
             refine_visits: 0,
             expand_visits: u32::MAX,
             value_weight: 100,
+            value_visits: 1,
             ..SearchParams::default()
         };
         let tree = search(22, 2000, params.clone());

@@ -475,7 +475,11 @@ mod tests {
 
     #[test]
     fn the_network_favours_the_captures_over_the_self_atari() {
-        let params = SearchParams::default();
+        // The policy network's priors (the value network's head is the next test's).
+        let params = SearchParams {
+            prior_value_policy: false,
+            ..SearchParams::default()
+        };
         let board = example_board();
         let points = [
             at(9, "E7") as u16,
@@ -499,7 +503,7 @@ mod tests {
         // With no share for the network, the move model's priors exactly.
         let model_only = SearchParams {
             prior_network_share: 0,
-            ..SearchParams::default()
+            ..params.clone()
         };
         let mut mixed = Vec::new();
         assert!(compute_network_priors(
@@ -535,7 +539,7 @@ mod tests {
         ));
         let off = SearchParams {
             prior_network: 0,
-            ..SearchParams::default()
+            ..params.clone()
         };
         assert!(!compute_network_priors(
             &board,
@@ -548,13 +552,14 @@ mod tests {
         ));
     }
 
-    /// With `prior_value_policy` the value network's policy head gives the refined priors
-    /// where that network judges the position: on 13x13, where the policy network has no
-    /// weights, too; in capture Go the policy network's, as without it.
+    /// With `prior_value_policy` (the default) the value network's policy head gives the
+    /// refined priors where that network judges the position: on 13x13, where the policy
+    /// network has no weights, too; in capture Go the policy network's, as without it.
     #[test]
     fn the_value_networks_policy_head_refines_the_priors_where_it_judges() {
-        let with_head = SearchParams {
-            prior_value_policy: true,
+        let with_head = SearchParams::default();
+        let without = SearchParams {
+            prior_value_policy: false,
             ..SearchParams::default()
         };
         let board = example_board();
@@ -581,7 +586,7 @@ mod tests {
         let head = refine(&with_head, &board, None, &points).unwrap();
         let values: Vec<f64> = head.iter().map(Prior::value).collect();
         assert!(values[0] > values[2] && values[2] < 0.5, "{values:?}");
-        let policy_network = refine(&SearchParams::default(), &board, None, &points).unwrap();
+        let policy_network = refine(&without, &board, None, &points).unwrap();
         assert_ne!(head, policy_network);
         assert_eq!(
             refine(&with_head, &board, Some(1), &points).unwrap(),
@@ -590,7 +595,7 @@ mod tests {
         // 13x13: the head alone.
         let thirteen = PlayoutBoard::new(13);
         let corner = [at(13, "D4") as u16, at(13, "A1") as u16, NO_POINT as u16];
-        assert!(refine(&SearchParams::default(), &thirteen, None, &corner).is_none());
+        assert!(refine(&without, &thirteen, None, &corner).is_none());
         let head = refine(&with_head, &thirteen, None, &corner).unwrap();
         assert!(head[0].wins > head[1].wins, "{head:?}");
     }
