@@ -7,13 +7,13 @@
 #? [.*\[string\] value_weight 50.*]
 play b E5
 2 reg_genmove w
-#? [C4]
+#? [G6]
 3 genmove w
-#? [C4]
+#? [E3]
 play b C3
 4 genmove w
-#? [D4]
-# 13x13: the network learned it too. 19x19: it did not, so the leaves back up their playouts.
+#? [G4]
+# 13x13 and 19x19: the network learned them too (boardsize 11 would back up playouts alone).
 boardsize 13
 play b G7
 5 genmove w

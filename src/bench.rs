@@ -591,7 +591,7 @@ mod tests {
         assert!(crate::go::search::network::shipped().is_some());
         let first = signature(1_000);
         assert_eq!(first, signature(1_000));
-        assert_eq!(first, ("E5".to_string(), 11_012));
+        assert_eq!(first, ("E5".to_string(), 12_070));
     }
 
     #[test]

@@ -163,7 +163,7 @@ mod tests {
     use super::*;
     use crate::go::rules::board::Board;
 
-    /// The value network judges the board sizes it learned (9x9 and 13x13) and no other,
+    /// The value network judges the board sizes it learned (9x9, 13x13 and 19x19) and no other,
     /// with a komi within 15 points either way; capture Go never.
     #[test]
     fn the_leaf_value_is_given_on_the_networks_board_sizes_only() {
@@ -174,7 +174,8 @@ mod tests {
             (13, None, 7.5, true),
             (9, None, -15.0, true),
             (7, None, 7.5, false),
-            (19, None, 7.5, false),
+            (19, None, 7.5, true),
+            (11, None, 7.5, false),
             (9, Some(1), 7.5, false),
             (13, Some(1), 7.5, false),
             (9, None, 40.5, false),
