@@ -191,19 +191,31 @@ impl PolicyNetwork {
             &mut scratch.inference,
             &mut scratch.logits,
         );
-        let stride = board.stride();
-        let logits = &scratch.logits;
-        probabilities.clear();
-        probabilities.extend(points.iter().map(|&point| {
-            let point = point as usize;
-            if point == NO_POINT {
-                f32::NEG_INFINITY
-            } else {
-                logits[(point / stride - 1) * size + point % stride - 1]
-            }
-        }));
-        inference::softmax(probabilities);
+        candidate_probabilities(board, &scratch.logits, points, probabilities);
     }
+}
+
+/// The probability of each of `points` from one logit a board point (`logits`, points row
+/// by row from the bottom-left): the softmax over the board points among them; pass
+/// ([`NO_POINT`]) gets 0.
+pub fn candidate_probabilities(
+    board: &PlayoutBoard,
+    logits: &[f32],
+    points: &[u16],
+    probabilities: &mut Vec<f32>,
+) {
+    let size = board.size();
+    let stride = board.stride();
+    probabilities.clear();
+    probabilities.extend(points.iter().map(|&point| {
+        let point = point as usize;
+        if point == NO_POINT {
+            f32::NEG_INFINITY
+        } else {
+            logits[(point / stride - 1) * size + point % stride - 1]
+        }
+    }));
+    inference::softmax(probabilities);
 }
 
 /// The network in use: the one shipped in the binary unless [`use_file`] chose another.

@@ -411,6 +411,16 @@ mod tests {
         PlayoutBoard::from_board(&rules_board, Color::Black)
     }
 
+    /// E7 (a capture), H8 (quiet), D1 (a three-stone self-atari) and pass on the example.
+    fn capture_quiet_self_atari_pass() -> [u16; 4] {
+        [
+            at(9, "E7") as u16,
+            at(9, "H8") as u16,
+            at(9, "D1") as u16,
+            NO_POINT as u16,
+        ]
+    }
+
     /// The priors of E7 (a capture), H8 (quiet, empty area), A2 (a capture), D1 (a
     /// three-stone self-atari) and pass, black to play.
     fn example_priors(params: &SearchParams) -> Vec<Prior> {
@@ -481,12 +491,7 @@ mod tests {
             ..SearchParams::default()
         };
         let board = example_board();
-        let points = [
-            at(9, "E7") as u16,
-            at(9, "H8") as u16,
-            at(9, "D1") as u16,
-            NO_POINT as u16,
-        ];
+        let points = capture_quiet_self_atari_pass();
         let mut priors = Vec::new();
         assert!(compute_network_priors(
             &board,
@@ -563,12 +568,7 @@ mod tests {
             ..SearchParams::default()
         };
         let board = example_board();
-        let points = [
-            at(9, "E7") as u16,
-            at(9, "H8") as u16,
-            at(9, "D1") as u16,
-            NO_POINT as u16,
-        ];
+        let points = capture_quiet_self_atari_pass();
         let refine = |params: &SearchParams, board: &PlayoutBoard, capture, points: &[u16]| {
             let settings = PlayoutSettings::new(params, board.size(), 7.5, capture);
             let mut priors = Vec::new();

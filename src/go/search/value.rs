@@ -29,8 +29,8 @@
 //! Knows the playout board and the policy network's trunk; nothing of the tree.
 
 use crate::color::Color;
-use crate::go::search::board::{PlayoutBoard, NO_POINT};
-use crate::go::search::network::{encode, INPUT_PLANES};
+use crate::go::search::board::PlayoutBoard;
+use crate::go::search::network::{candidate_probabilities, encode, INPUT_PLANES};
 use crate::go::search::shipped::ShippedModel;
 use crate::nn::file::{is_weight_file, WeightFile};
 use crate::nn::head::{self, pooled_forward, scalar_output, Pooled, PooledLayout};
@@ -449,17 +449,7 @@ impl ValueNetwork {
             count,
             &mut scratch.logits,
         );
-        let stride = board.stride();
-        probabilities.clear();
-        probabilities.extend(points.iter().map(|&point| {
-            let point = point as usize;
-            if point == NO_POINT {
-                f32::NEG_INFINITY
-            } else {
-                scratch.logits[(point / stride - 1) * size + point % stride - 1]
-            }
-        }));
-        inference::softmax(probabilities);
+        candidate_probabilities(board, &scratch.logits, points, probabilities);
     }
 
     /// The trunk's output for `board` with `color` to move at `komi` (`[point][channels]`).
