@@ -310,8 +310,9 @@ impl<G: SearchGame> Worker<G> {
             Some(outcome) => outcome,
             None => {
                 if params.value_weight > 0 {
-                    // Each node's position is evaluated once; its later visits as a leaf
-                    // (and the searches that reuse it) read the kept value.
+                    // Each node's position is evaluated once, from its `value_visits`-th
+                    // visit on (the earlier ones back up their playouts alone); its later
+                    // visits as a leaf (and the searches that reuse it) read the kept value.
                     let node = tree.node(index);
                     let judged = node.visits.load(Relaxed) >= params.value_visits;
                     value = decode_value(node.value.load(Relaxed)).or_else(|| {
