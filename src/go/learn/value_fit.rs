@@ -306,14 +306,15 @@ fn gradient(
                     pass_gradient = move_gradient;
                     continue;
                 }
-                let row = rows.start + point as usize * channels..;
+                let start = rows.start + point as usize * channels;
+                let row = start..start + channels;
                 point_backward(
                     parameters,
                     layout.policy_weights,
-                    &top[row.clone()][..channels],
+                    &top[row.clone()],
                     move_gradient,
                     gradient,
-                    &mut trunk_gradient[row][..channels],
+                    &mut trunk_gradient[row],
                 );
             }
         }
@@ -345,14 +346,15 @@ fn gradient(
             for (point, (&logit, &owner)) in ownership_logits.iter().zip(owners).enumerate() {
                 *objective += f64::from(weight) * cross_entropy(2.0 * logit, owner);
                 let point_gradient = weight * 2.0 * (logistic(2.0 * logit) - owner) / scale;
-                let row = rows.start + point * channels..;
+                let start = rows.start + point * channels;
+                let row = start..start + channels;
                 point_backward(
                     parameters,
                     layout.ownership_weights,
-                    &top[row.clone()][..channels],
+                    &top[row.clone()],
                     point_gradient,
                     gradient,
-                    &mut trunk_gradient[row][..channels],
+                    &mut trunk_gradient[row],
                 );
             }
         }
