@@ -7,6 +7,8 @@
 //! tool, not the engine: its report goes to stdout. See `models/README.md`.
 
 use clap::Parser;
+use flate2::write::GzEncoder;
+use flate2::Compression;
 use ishi::go::learn::fit::{
     build_samples, candidate_total, count_patterns, evaluate, evaluate_ranking, fit,
     rank_with_model, FeatureIndex, FitOptions, Prediction,
@@ -15,6 +17,7 @@ use ishi::go::learn::local::ShapeIndex;
 use ishi::go::learn::network_fit::{
     self, evaluate_network, network_sample, NetworkFigures, NetworkSample,
 };
+use ishi::go::learn::packed;
 use ishi::go::learn::teacher::{read_games, replay, replay_all, TeacherGame, TeacherPosition};
 use ishi::go::learn::value_fit::{
     self, evaluate_value, value_sample, AuxiliaryWeights, ValueFigures, ValueSample,
@@ -30,7 +33,7 @@ use ishi::nn::train::{NetworkOptions, SizeGroup};
 use ishi::search::SearchParams;
 use rayon::prelude::*;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -138,6 +141,10 @@ struct Arguments {
     /// candidates against the teacher's policy).
     #[arg(long, default_value_t = 1.0)]
     policy_weight: f32,
+    /// Write the games of the one --data file packed (the binary form that reads without
+    /// parsing text; gzip'd when the name ends in .gz) to this file, and do nothing else.
+    #[arg(long)]
+    pack: Option<PathBuf>,
 }
 
 fn describe(model: &MoveModel) {
@@ -233,6 +240,9 @@ fn search_priors(params: &SearchParams, position: &TeacherPosition, scores: &mut
 
 fn run(arguments: &Arguments) -> Result<(), String> {
     let started = Instant::now();
+    if let Some(out) = &arguments.pack {
+        return pack(arguments, out, started);
+    }
     let (training, held_out) = split(arguments)?;
     say(&format!(
         "{} training games, {} held out",
@@ -693,6 +703,47 @@ fn fit_playout_shapes(
         "wrote {} ({} bytes)",
         arguments.playout_out.display(),
         bytes.len()
+    ));
+    Ok(())
+}
+
+/// Writes the games of the one `--data` file to `out` in the packed form, then reads them back
+/// and checks that they are the same games.
+fn pack(arguments: &Arguments, out: &Path, started: Instant) -> Result<(), String> {
+    let [path] = &arguments.data[..] else {
+        return Err("--pack takes one --data file (each file keeps its own held-out games)".into());
+    };
+    let games = read_games(path)?;
+    let read = started.elapsed().as_secs_f64();
+    let file = std::fs::File::create(out).map_err(|error| format!("{}: {error}", out.display()))?;
+    let mut writer: Box<dyn Write> = if out.extension().is_some_and(|extension| extension == "gz") {
+        Box::new(GzEncoder::new(file, Compression::default()))
+    } else {
+        Box::new(file)
+    };
+    let mut buffered = std::io::BufWriter::new(&mut writer);
+    packed::write_games(&mut buffered, &games)?;
+    buffered
+        .into_inner()
+        .map_err(|error| error.to_string())?
+        .flush()
+        .map_err(|error| format!("{}: {error}", out.display()))?;
+    drop(writer);
+    let again = Instant::now();
+    let check = read_games(out)?;
+    let reread = again.elapsed().as_secs_f64();
+    if check != games {
+        return Err(format!(
+            "{}: the packed games differ from the source",
+            out.display()
+        ));
+    }
+    let positions: usize = games.iter().map(|game| game.policy.len()).sum();
+    say(&format!(
+        "packed {} games ({positions} positions) of {} into {}: read in {read:.2} s as text, {reread:.2} s packed",
+        games.len(),
+        path.display(),
+        out.display()
     ));
     Ok(())
 }

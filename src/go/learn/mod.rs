@@ -10,5 +10,6 @@
 pub mod fit;
 pub mod local;
 pub mod network_fit;
+pub mod packed;
 pub mod teacher;
 pub mod value_fit;

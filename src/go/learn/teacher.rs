@@ -15,6 +15,7 @@
 //! of features or fitting.
 
 use crate::color::Color;
+use crate::go::learn::packed;
 use crate::go::rules::board::Board;
 use crate::go::rules::point::{parse_move, point_at, Move};
 use crate::go::search::board::{PlayoutBoard, EMPTY, NO_POINT};
@@ -73,19 +74,33 @@ pub struct TeacherPosition {
     pub ownership: Option<Vec<i8>>,
 }
 
-/// Reads every game of a JSON-lines file, gzip'd when its name ends in `.gz`.
+/// Reads every game of a teacher file, gzip'd when its name ends in `.gz`: JSON lines, or the
+/// packed form of [`crate::go::learn::packed`] when the (unzipped) file starts with its magic.
 ///
 /// # Errors
-/// The file cannot be read, or a line is not a teacher game (with its line number).
+/// The file cannot be read, or a line (a record) is not a teacher game, with its number.
 pub fn read_games(path: &Path) -> Result<Vec<TeacherGame>, String> {
     let file = File::open(path).map_err(|error| format!("{}: {error}", path.display()))?;
-    let reader: Box<dyn Read> = if path.extension().is_some_and(|extension| extension == "gz") {
+    let mut reader: Box<dyn Read> = if path.extension().is_some_and(|extension| extension == "gz") {
         Box::new(MultiGzDecoder::new(file))
     } else {
         Box::new(file)
     };
+    let mut start = Vec::with_capacity(packed::MAGIC.len());
+    (&mut reader)
+        .take(packed::MAGIC.len() as u64)
+        .read_to_end(&mut start)
+        .map_err(|error| format!("{}: {error}", path.display()))?;
+    if start == packed::MAGIC {
+        let mut buffered = BufReader::with_capacity(1 << 20, reader);
+        return packed::read_games_after_magic(&mut buffered)
+            .map_err(|error| format!("{}: {error}", path.display()));
+    }
     let mut games = Vec::new();
-    for (number, line) in BufReader::new(reader).lines().enumerate() {
+    for (number, line) in BufReader::new(std::io::Cursor::new(start).chain(reader))
+        .lines()
+        .enumerate()
+    {
         let line = line.map_err(|error| format!("{}: {error}", path.display()))?;
         if line.trim().is_empty() {
             continue;
@@ -364,5 +379,42 @@ mod tests {
         assert_eq!((white[20], white[4]), (100, 50));
         assert!(parse_game(r#"{"size":5,"moves":[],"policy":[],"ownership":[[1]]}"#).is_err());
         assert!(parse_game(r#"{"size":5,"moves":["Z9"],"policy":[]}"#).is_err());
+    }
+
+    /// `read_games` reads the same games from JSON lines and from the packed form, plain or
+    /// gzip'd, telling them apart by their first bytes.
+    #[test]
+    fn reads_text_and_packed_files_alike() {
+        use flate2::write::GzEncoder;
+        use std::io::Write;
+        let lines = [
+            r#"{"size":5,"komi":6.5,"moves":["C3","pass"],"policy":[[0,0,0,0,0,0,0,0,0,0,0,0,900,0,0,0,0,0,0,0,0,0,0,0,0,100],[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1000]],"white_win":[0.25,0.5]}"#,
+            r#"{"size":9,"handicap":["C3","G7"],"moves":["E5"],"policy":[[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]]}"#,
+        ];
+        let text = lines.join("\n") + "\n";
+        let games: Vec<TeacherGame> = lines.iter().map(|line| parse_game(line).unwrap()).collect();
+        let mut packed_bytes = Vec::new();
+        packed::write_games(&mut packed_bytes, &games).unwrap();
+        let gzip = |bytes: &[u8]| {
+            let mut encoder = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            encoder.write_all(bytes).unwrap();
+            encoder.finish().unwrap()
+        };
+        let folder = std::env::temp_dir().join(format!("ishi-teacher-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        for (name, bytes) in [
+            ("games.jsonl", text.as_bytes().to_vec()),
+            ("games.jsonl.gz", gzip(text.as_bytes())),
+            ("games.ishigames", packed_bytes.clone()),
+            ("games.ishigames.gz", gzip(&packed_bytes)),
+        ] {
+            let path = folder.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            assert_eq!(read_games(&path).unwrap(), games, "{name}");
+        }
+        let cut = folder.join("cut.ishigames");
+        std::fs::write(&cut, &packed_bytes[..packed_bytes.len() - 3]).unwrap();
+        assert!(read_games(&cut).unwrap_err().contains("game 2"));
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 }
