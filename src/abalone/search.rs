@@ -184,10 +184,7 @@ impl SearchGame for Board {
             }
             moves.push(index);
             let even = params.abalone_prior_even;
-            let mut prior = Prior {
-                visits: even,
-                wins: even * RESULT_SCALE / 2,
-            };
+            let mut prior = Prior::even(even);
             if params.priors {
                 let mut child = *self;
                 child.play_unchecked(mv);

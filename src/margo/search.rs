@@ -19,7 +19,6 @@ use crate::search::domain::{encode, Outcome, Prior, SearchGame, PASS};
 use crate::search::driver::{Choice, GameSearch, Root, RunLimits};
 use crate::search::params::SearchParams;
 use crate::search::random::{threshold, Random};
-use crate::search::tree::RESULT_SCALE;
 
 /// The search index of the swap move.
 pub const SWAP_INDEX: usize = MAX_POINTS + 1;
@@ -103,10 +102,7 @@ fn placement_prior(
     enemy_atari_groups: usize,
     opening: bool,
 ) -> Prior {
-    let mut prior = Prior {
-        visits: params.prior_even,
-        wins: params.prior_even * RESULT_SCALE / 2,
-    };
+    let mut prior = Prior::even(params.prior_even);
     if !params.priors {
         return prior;
     }
@@ -353,10 +349,7 @@ impl SearchGame for Position {
         }
         if allowed.is_some_and(|allowed| allowed.get(SWAP_INDEX).copied().unwrap_or(false)) {
             moves.push(SWAP_INDEX as u16);
-            priors.push(Prior {
-                visits: params.prior_even,
-                wins: params.prior_even * RESULT_SCALE / 2,
-            });
+            priors.push(Prior::even(params.prior_even));
         }
     }
 

@@ -47,16 +47,30 @@ impl Outcome {
     }
 }
 
-/// A prior: virtual visits and virtual results (half wins).
+/// A prior: virtual visits and virtual results (half wins), and the move's probability
+/// among the candidates where the game's knowledge gives one (PUCT selection reads it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Prior {
     /// Virtual visits.
     pub visits: u32,
     /// Virtual results in units of 1/[`RESULT_SCALE`] win.
     pub wins: u32,
+    /// The move's probability in units of 1/[`crate::search::tree::POLICY_SCALE`]; 0 when
+    /// the game gives none (then the search takes every candidate as equally likely).
+    pub policy: u16,
 }
 
 impl Prior {
+    /// `visits` virtual visits at value 0.5, no probability.
+    #[inline]
+    pub fn even(visits: u32) -> Prior {
+        Prior {
+            visits,
+            wins: visits * RESULT_SCALE / 2,
+            policy: 0,
+        }
+    }
+
     /// Adds `visits` virtual visits, all won when `value_is_win`.
     #[inline]
     pub fn add(&mut self, visits: u32, value_is_win: bool) {

@@ -92,6 +92,19 @@ search_params! {
     explore: f64 = 0.0,
     /// Urgency of a child with neither visits nor AMAF statistics (first-play urgency).
     first_play_urgency: f64 = 1.1,
+    /// PUCT (AlphaGo Zero's selection): a child's urgency gains
+    /// `puct` * p * sqrt(parent visits) / (1 + visits), p the move's probability from the
+    /// game's knowledge (Go: the move model, then the network in refined nodes); 0 selects by
+    /// the kept RAVE urgency alone.
+    puct: f64 = 0.0,
+    /// PUCT: whether the children keep their priors as virtual visits too (the RAVE search's
+    /// form); without them a child's value comes from its real and AMAF statistics, and a
+    /// child with neither takes the first-play urgency below.
+    puct_prior_visits: bool = true,
+    /// PUCT: first-play urgency reduction. A child with no statistics is valued at its
+    /// parent's value for the mover less this times the square root of the probability of the
+    /// siblings already visited (Leela Zero's and KataGo's form).
+    puct_fpu_reduction: f64 = 0.2,
     /// AMAF weight of moves played soon after a node; the weight falls linearly to 1 for the
     /// last moves of the playout (Pachi's `distance_rave`).
     distance_rave: u32 = 3,

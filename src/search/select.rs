@@ -1,6 +1,7 @@
 //! Selection formulas as pure functions of node statistics: the RAVE/AMAF blend with priors
 //! (Pachi's `ucb1amaf`: β = r / (r + n + n·r/equiv)), an optional UCB term, first-play
-//! urgency, and the confidence bound used to report candidates. Knows nothing of trees or
+//! urgency, PUCT's score and its reduced first-play value, and the confidence bound used to
+//! report candidates. Knows nothing of trees or
 //! boards.
 
 use crate::search::tree::{NodeStatistics, RESULT_SCALE};
@@ -96,6 +97,33 @@ pub fn fast_urgency(
     let amaf_wins = statistics.amaf_wins as f64;
     (wins * (1.0 + amaf_visits * inverse_equiv_rave) + amaf_wins)
         / (denominator * RESULT_SCALE as f64)
+}
+
+/// PUCT's score of a child (AlphaGo Zero's selection): its `value` plus
+/// `coefficient` · `probability` · sqrt(N) / (1 + `visits`), where `sqrt_parent_visits` is
+/// sqrt(N), the square root of the parent's visits.
+#[inline(always)]
+pub fn puct_score(
+    value: f64,
+    probability: f64,
+    visits: f64,
+    sqrt_parent_visits: f64,
+    coefficient: f64,
+) -> f64 {
+    value + coefficient * probability * sqrt_parent_visits / (1.0 + visits)
+}
+
+/// PUCT's value of a child with no statistics yet (first-play urgency with reduction, as in
+/// Leela Zero and KataGo): the parent's value for the mover, less `reduction` times the
+/// square root of the probability of the siblings already visited, so that the more of the
+/// policy the search has looked at, the less an unseen move is assumed worth.
+#[inline]
+pub fn reduced_first_play_value(
+    parent_value: f64,
+    reduction: f64,
+    visited_probability: f64,
+) -> f64 {
+    parent_value - reduction * visited_probability.max(0.0).sqrt()
 }
 
 /// Progressive widening: the factor by which a node's visits grow for one more child to open
@@ -233,6 +261,24 @@ mod tests {
         assert_eq!(
             fast_urgency(&NodeStatistics::default(), 1.0 / 3000.0, 1.1),
             1.1
+        );
+    }
+
+    #[test]
+    fn puct_favours_probable_and_little_visited_moves() {
+        let score = |probability, visits| puct_score(0.5, probability, visits, 10.0, 1.5);
+        assert!((score(0.2, 0.0) - (0.5 + 1.5 * 0.2 * 10.0)).abs() < 1e-12);
+        assert!(score(0.4, 3.0) > score(0.2, 3.0));
+        assert!(score(0.2, 3.0) > score(0.2, 30.0));
+        // The bonus fades with visits: at 99 visits a tenth of the one at 9.
+        let bonus = |visits| score(0.3, visits) - 0.5;
+        assert!((bonus(9.0) / bonus(99.0) - 10.0).abs() < 1e-9);
+        assert_eq!(puct_score(0.7, 0.0, 0.0, 10.0, 1.5), 0.7);
+        // First play: the parent's value, less reduction * sqrt(visited probability).
+        assert_eq!(reduced_first_play_value(0.6, 0.2, 0.0), 0.6);
+        assert!((reduced_first_play_value(0.6, 0.2, 0.25) - 0.5).abs() < 1e-12);
+        assert!(
+            reduced_first_play_value(0.6, 0.2, 0.81) < reduced_first_play_value(0.6, 0.2, 0.25)
         );
     }
 

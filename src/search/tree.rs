@@ -112,10 +112,14 @@ pub struct NodeStatistics {
     pub rank: u16,
     /// The kept value ([`Node::value`]).
     pub value: u16,
+    /// The move's probability among its siblings, in units of 1/[`POLICY_SCALE`] (0 for
+    /// none given), kept beside the node like its point ([`Tree::policy`]).
+    pub policy: u16,
 }
 
 impl Node {
-    /// The numbers of this node, its point left at zero ([`Tree::statistics`] has it).
+    /// The numbers of this node, its point and policy left at zero ([`Tree::statistics`] has
+    /// them).
     fn numbers(&self) -> NodeStatistics {
         NodeStatistics {
             point: 0,
@@ -128,10 +132,11 @@ impl Node {
             score_sum: self.score_sum.load(Relaxed),
             rank: self.rank.load(Relaxed),
             value: self.value.load(Relaxed),
+            policy: 0,
         }
     }
 
-    /// The numbers selection reads (score and point left at zero).
+    /// The numbers selection reads (score, point and policy left at zero).
     #[inline(always)]
     pub fn selection_statistics(&self) -> NodeStatistics {
         NodeStatistics {
@@ -145,6 +150,7 @@ impl Node {
             score_sum: 0,
             rank: 0,
             value: 0,
+            policy: 0,
         }
     }
 
@@ -177,10 +183,12 @@ const CHUNK_BITS: u32 = 14;
 const CHUNK_NODES: usize = 1 << CHUNK_BITS;
 const CHUNK_MASK: u32 = (CHUNK_NODES as u32) - 1;
 
-/// One chunk of the arena: its nodes and, at the same offsets, their points.
+/// One chunk of the arena: its nodes and, at the same offsets, their points and their moves'
+/// probabilities (read only by PUCT selection: kept apart so that the nodes stay 48 bytes).
 pub struct Chunk {
     nodes: Box<[Node]>,
     points: Box<[AtomicU16]>,
+    policies: Box<[AtomicU16]>,
 }
 
 impl Chunk {
@@ -188,12 +196,16 @@ impl Chunk {
         Chunk {
             nodes: (0..CHUNK_NODES).map(|_| Node::default()).collect(),
             points: (0..CHUNK_NODES).map(|_| AtomicU16::new(0)).collect(),
+            policies: (0..CHUNK_NODES).map(|_| AtomicU16::new(0)).collect(),
         }
     }
 }
 
-/// Bytes a node takes in the arena: the node and its point.
-pub const NODE_BYTES: usize = std::mem::size_of::<Node>() + std::mem::size_of::<AtomicU16>();
+/// Bytes a node takes in the arena: the node, its point and its move's probability.
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>() + 2 * std::mem::size_of::<AtomicU16>();
+
+/// The unit of a move's kept probability ([`NodeStatistics::policy`]): 1/65,535.
+pub const POLICY_SCALE: f64 = 65_535.0;
 
 /// The arena of nodes. Node 0 is the root.
 pub struct Tree {
@@ -245,10 +257,34 @@ impl Tree {
         chunk.points[offset].load(Relaxed)
     }
 
-    /// The numbers of the node at arena `index`, its point included.
+    /// The kept probability of the move of the node at arena `index`
+    /// ([`NodeStatistics::policy`]).
+    #[inline(always)]
+    pub fn policy(&self, index: u32) -> u16 {
+        let (chunk, offset) = self.place(index);
+        chunk.policies[offset].load(Relaxed)
+    }
+
+    /// Keeps `policy` as the probability of the move of the node at arena `index`.
+    #[inline]
+    pub fn set_policy(&self, index: u32, policy: u16) {
+        let (chunk, offset) = self.place(index);
+        chunk.policies[offset].store(policy, Relaxed);
+    }
+
+    /// The kept probabilities of the moves of an arena range handed out by one
+    /// [`Tree::allocate`] call, at the same offsets as [`Tree::slice`]'s nodes.
+    #[inline(always)]
+    pub fn policies(&self, range: std::ops::Range<u32>) -> &[AtomicU16] {
+        let (chunk, offset) = self.place(range.start);
+        &chunk.policies[offset..offset + range.len()]
+    }
+
+    /// The numbers of the node at arena `index`, its point and policy included.
     pub fn statistics(&self, index: u32) -> NodeStatistics {
         NodeStatistics {
             point: self.point(index),
+            policy: self.policy(index),
             ..self.node(index).numbers()
         }
     }
@@ -426,6 +462,7 @@ impl Tree {
     fn write(&self, index: u32, numbers: &NodeStatistics, children: Option<(u32, u16, bool)>) {
         let (chunk, offset) = self.place(index);
         chunk.points[offset].store(numbers.point, Relaxed);
+        chunk.policies[offset].store(numbers.policy, Relaxed);
         let node = &chunk.nodes[offset];
         node.copy_numbers(numbers);
         let (first, count, refined) = children.unwrap_or((0, 0, false));
@@ -452,7 +489,7 @@ mod tests {
     #[test]
     fn nodes_are_small() {
         const { assert!(std::mem::size_of::<Node>() <= 48) };
-        const { assert!(NODE_BYTES <= 50) };
+        const { assert!(NODE_BYTES <= 52) };
     }
 
     #[test]

@@ -18,7 +18,9 @@ use crate::search::domain::{encode, Outcome, Prior};
 use crate::search::domain::{SearchGame, PASS};
 use crate::search::params::SearchParams;
 use crate::search::random::{threshold, Random};
-use crate::search::select::{fast_urgency, urgency, widening_limit, AmafWeights, Blend};
+use crate::search::select::{
+    fast_urgency, puct_score, reduced_first_play_value, urgency, widening_limit, AmafWeights, Blend,
+};
 use crate::search::tree::{
     decode_value, encode_value, Node, Tree, EXPANDED, EXPANDING, LEAF, REFINED, REFINING,
     RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN, UNREFINED,
@@ -372,10 +374,16 @@ impl<G: SearchGame> Worker<G> {
             return;
         };
         let urgencies = UrgencyParameters::of(context.params);
+        let virtual_visits = prior_visits_kept(context.params);
         for (offset, (&point, prior)) in self.candidate_points.iter().zip(&self.priors).enumerate()
         {
-            let (visits, wins) = clamp_prior(prior);
+            let (visits, wins) = if virtual_visits {
+                clamp_prior(prior)
+            } else {
+                (0, 0)
+            };
             let child = tree.initialise(first + offset as u32, point, visits, wins);
+            tree.set_policy(first + offset as u32, prior.policy);
             urgencies.refresh(child);
         }
         self.rank_children(context, first..first + count as u32);
@@ -431,11 +439,15 @@ impl<G: SearchGame> Worker<G> {
             return;
         }
         let urgencies = UrgencyParameters::of(context.params);
+        let virtual_visits = prior_visits_kept(context.params);
         for (child, prior) in children.clone().zip(&self.priors) {
-            let (visits, wins) = clamp_prior(prior);
             let node = tree.node(child);
-            node.prior_visits.store(visits, Relaxed);
-            node.prior_wins.store(wins, Relaxed);
+            if virtual_visits {
+                let (visits, wins) = clamp_prior(prior);
+                node.prior_visits.store(visits, Relaxed);
+                node.prior_wins.store(wins, Relaxed);
+            }
+            tree.set_policy(child, prior.policy);
             urgencies.refresh(node);
         }
         self.rank_children(context, children);
@@ -466,6 +478,9 @@ impl<G: SearchGame> Worker<G> {
                 parent_visits as u32,
             )
         };
+        if params.puct > 0.0 {
+            return select_puct(context, index, children, open, pass_floor);
+        }
         // Without an exploration term (the usual case) the kept urgencies decide: at the root
         // with its tests, below it free of them, and of the ranks' when widening is off.
         if params.explore <= 0.0 {
@@ -647,6 +662,108 @@ impl<G: SearchGame> Worker<G> {
     }
 }
 
+/// Whether children keep their priors as virtual visits: always, except under PUCT without
+/// `puct_prior_visits`.
+fn prior_visits_kept(params: &SearchParams) -> bool {
+    params.puct <= 0.0 || params.puct_prior_visits
+}
+
+/// PUCT selection among the `children` of the node at `index` ([`puct_score`]): a child's
+/// value is its kept urgency (real, prior and AMAF statistics blended) or, with no statistics
+/// at all, the parent's value for the mover reduced by the policy already visited
+/// ([`reduced_first_play_value`]); its probability is its kept policy over the siblings'
+/// total (equal shares when the game gave none). The root's rules (legal moves, the pass's
+/// floor) and progressive widening's `open` ranks apply as in the other selections; the
+/// first child wins ties.
+fn select_puct<G: SearchGame>(
+    context: &Context<G>,
+    index: u32,
+    children: std::ops::Range<u32>,
+    open: u32,
+    pass_floor: f64,
+) -> Option<u32> {
+    let tree = context.tree;
+    let params = context.params;
+    let parent = tree.node(index);
+    let parent_visits = parent.visits.load(Relaxed);
+    // The parent's results are its mover's: the children's mover has the rest.
+    let parent_value = if parent_visits >= 2 {
+        1.0 - f64::from(parent.wins.load(Relaxed))
+            / (f64::from(RESULT_SCALE) * f64::from(parent_visits))
+    } else {
+        0.5
+    };
+    let nodes = tree.slice(children.clone());
+    let policies = tree.policies(children.clone());
+    let points = tree.points(children.clone());
+    let mut total = 0u64;
+    let mut visited = 0u64;
+    for (node, policy) in nodes.iter().zip(policies) {
+        let policy = u64::from(policy.load(Relaxed));
+        total += policy;
+        if node.visits.load(Relaxed) > 0 {
+            visited += policy;
+        }
+    }
+    let equal_share = 1.0 / nodes.len().max(1) as f64;
+    let share = |policy: u16| -> f64 {
+        if total > 0 {
+            f64::from(policy) / total as f64
+        } else {
+            equal_share
+        }
+    };
+    let visited_probability = if total > 0 {
+        visited as f64 / total as f64
+    } else {
+        equal_share
+            * nodes
+                .iter()
+                .filter(|node| node.visits.load(Relaxed) > 0)
+                .count() as f64
+    };
+    let first_play =
+        reduced_first_play_value(parent_value, params.puct_fpu_reduction, visited_probability);
+    let sqrt_parent_visits = f64::from(parent_visits.max(1)).sqrt();
+    let mut best = None;
+    let mut best_score = f64::NEG_INFINITY;
+    for (offset, ((node, policy), point)) in nodes.iter().zip(policies).zip(points).enumerate() {
+        if index != 0 && node.rank.load(Relaxed) as u32 >= open {
+            continue;
+        }
+        let visits = node.visits.load(Relaxed);
+        if index == 0 {
+            let point = point.load(Relaxed) as usize;
+            if !context.root_legal[point] {
+                continue;
+            }
+            if point == PASS && f64::from(visits) < pass_floor {
+                return Some(children.start + offset as u32);
+            }
+        }
+        let unseen = visits == 0
+            && node.prior_visits.load(Relaxed) == 0
+            && node.amaf_visits.load(Relaxed) == 0;
+        let value = if unseen {
+            first_play
+        } else {
+            f64::from_bits(node.urgency.load(Relaxed))
+        };
+        let score = puct_score(
+            value,
+            share(policy.load(Relaxed)),
+            f64::from(visits),
+            sqrt_parent_visits,
+            params.puct,
+        );
+        if score > best_score {
+            best_score = score;
+            best = Some(children.start + offset as u32);
+        }
+    }
+    best
+}
+
 /// The offset among `nodes` of the one with the highest kept urgency (the first on ties),
 /// with `WIDENING` only among those ranked below `open`.
 #[inline(always)]
@@ -762,16 +879,13 @@ mod tests {
             for take in 1..=self.stones.min(3) {
                 if allowed.is_none_or(|allowed| allowed[take]) {
                     moves.push(take as u16);
-                    priors.push(Prior {
-                        visits: params.prior_even,
-                        wins: params.prior_even * RESULT_SCALE / 2,
-                    });
+                    priors.push(Prior::even(params.prior_even));
                 }
             }
         }
 
-        /// An oracle: the winning take (leaving a multiple of four) gets 50 won visits, the
-        /// others 50 lost ones; none where every take loses.
+        /// An oracle: the winning take (leaving a multiple of four) gets 50 won visits and
+        /// probability 0.8, the others 50 lost ones and 0.1; none where every take loses.
         fn refine_priors(
             &self,
             _player: Color,
@@ -786,8 +900,10 @@ mod tests {
             }
             priors.clear();
             for &take in moves {
+                let winning = take as usize == self.stones % 4;
                 let mut prior = Prior::default();
-                prior.add(50, take as usize == self.stones % 4);
+                prior.add(50, winning);
+                prior.policy = if winning { 52_428 } else { 6_554 };
                 priors.push(prior);
             }
             true
@@ -1094,6 +1210,85 @@ mod tests {
             }
             assert!(checked > 100, "{checked} nodes");
         }
+    }
+
+    /// The root child of each take: (take, visits, prior visits, kept policy).
+    fn root_children(tree: &Tree) -> Vec<(usize, u32, u16, u16)> {
+        tree.root()
+            .children()
+            .unwrap()
+            .map(|child| {
+                let node = tree.node(child);
+                (
+                    tree.point(child) as usize,
+                    node.visits.load(Relaxed),
+                    node.prior_visits.load(Relaxed),
+                    tree.policy(child),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn puct_solves_the_toy_game_with_and_without_virtual_visits() {
+        for prior_visits in [true, false] {
+            // No refinement: the game gives no probabilities, every take is equally likely.
+            let params = SearchParams {
+                equiv_rave: 20.0,
+                refine_visits: 0,
+                puct: 1.0,
+                puct_prior_visits: prior_visits,
+                ..SearchParams::default()
+            };
+            for (stones, winning) in [(10, 2), (7, 3), (9, 1)] {
+                let tree = search(stones, 4000, params.clone());
+                let children = root_children(&tree);
+                let best = children.iter().max_by_key(|child| child.1).unwrap();
+                assert_eq!(best.0, winning, "{prior_visits} {stones}: {children:?}");
+                for &(_, _, virtual_visits, policy) in &children {
+                    assert_eq!(virtual_visits > 0, prior_visits);
+                    assert_eq!(policy, 0);
+                }
+            }
+            // The same search twice is the same tree (one thread, one seed).
+            assert_eq!(
+                root_children(&search(13, 500, params.clone())),
+                root_children(&search(13, 500, params))
+            );
+        }
+    }
+
+    #[test]
+    fn puct_follows_the_refined_probabilities() {
+        // Refined at once, the root's children keep the oracle's probabilities; with a large
+        // coefficient the visits of a short search follow them (0.8 for the winning take),
+        // where without refinement the three takes share alike.
+        let share = |refine_visits: u32| -> f64 {
+            let params = SearchParams {
+                refine_visits,
+                puct: 8.0,
+                puct_prior_visits: false,
+                ..SearchParams::default()
+            };
+            let children = root_children(&search(10, 60, params));
+            let total: u32 = children.iter().map(|child| child.1).sum();
+            let mut winning = 0;
+            for &(take, visits, virtual_visits, policy) in &children {
+                assert_eq!(virtual_visits, 0);
+                let expected = match (refine_visits, take) {
+                    (0, _) => 0,
+                    (_, 2) => 52_428,
+                    _ => 6_554,
+                };
+                assert_eq!(policy, expected);
+                if take == 2 {
+                    winning = visits;
+                }
+            }
+            f64::from(winning) / f64::from(total)
+        };
+        let (refined, even) = (share(1_000), share(0));
+        assert!(refined > 0.7 && even < 0.5, "{refined} {even}");
     }
 
     #[test]

@@ -25,7 +25,7 @@ use crate::go::search::playout::{new_liberties, self_atari_size};
 use crate::go::search::value::{self, ValueScratch};
 use crate::search::domain::Prior;
 use crate::search::params::SearchParams;
-use crate::search::tree::RESULT_SCALE;
+use crate::search::tree::POLICY_SCALE;
 
 /// Scratch space reused between expansions.
 pub struct PriorScratch {
@@ -134,10 +134,7 @@ impl PriorScratch {
 /// Sets `priors` to `count` even priors.
 fn even_priors(params: &SearchParams, count: usize, priors: &mut Vec<Prior>) {
     priors.clear();
-    let mut prior = Prior::default();
-    prior.add(params.prior_even, false);
-    prior.wins += params.prior_even * RESULT_SCALE / 2;
-    priors.resize(count, prior);
+    priors.resize(count, Prior::even(params.prior_even));
 }
 
 /// Computes the priors of every candidate in `points` (pass is [`NO_POINT`]) for `color`
@@ -282,7 +279,7 @@ fn add_model_priors(
 }
 
 /// Adds `weight * sqrt(p)` won visits to each point's prior, `p` its probability; the pass
-/// gets the hand-made pass prior instead.
+/// gets the hand-made pass prior instead. Every prior keeps its `p` (PUCT reads it).
 fn add_probability_priors(
     board: &PlayoutBoard,
     params: &SearchParams,
@@ -297,6 +294,7 @@ fn add_probability_priors(
         .zip(probabilities.iter())
         .zip(points.iter())
     {
+        prior.policy = (f64::from(probability.clamp(0.0, 1.0)) * POLICY_SCALE).round() as u16;
         if point as usize == NO_POINT {
             // The teacher passes as its own rules allow; ishi's passes follow its end-of-game
             // judgement, so the pass keeps the hand-made prior.
