@@ -1,6 +1,6 @@
 //! One search thread: its random generator (seeded from the search seed and the thread
 //! index), a scratch board, and the buffers of one iteration — descend the tree choosing by
-//! RAVE urgency, expand a leaf that has enough visits (children with priors), refine the
+//! RAVE urgency (or, with `puct`, PUCT on the priors' probabilities), expand a leaf that has enough visits (children with priors), refine the
 //! children's priors of a node that reaches `refine_visits` (the root at once) with the
 //! game's costlier knowledge (Go's policy network), play out,
 //! then back the result up through the path with distance-weighted AMAF updates. Each node
