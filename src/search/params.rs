@@ -1,6 +1,6 @@
-//! Every tunable constant of the search in one value: selection (RAVE), expansion, priors and
-//! the playout policy, each settable by name from text (`--param name=value`). Knows nothing
-//! of boards; the defaults are the tuned values.
+//! Every tunable constant of the search in one value: selection (RAVE, PUCT), expansion,
+//! priors and the playout policy, each settable by name from text (`--param name=value`).
+//! Knows nothing of boards; the defaults are the tuned values.
 
 use std::fmt;
 use std::str::FromStr;
