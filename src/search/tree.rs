@@ -532,6 +532,7 @@ mod tests {
         tree.initialise(grandchildren, 20, 0, 0);
         tree.initialise(grandchildren + 1, 21, 0, 0);
         tree.node(grandchildren + 1).wins.store(7, Relaxed);
+        tree.set_policy(grandchildren + 1, 40_000);
         let middle = tree.node(first + 1);
         middle.first_child.store(grandchildren, Relaxed);
         middle.child_count.store(2, Relaxed);
@@ -547,16 +548,17 @@ mod tests {
         assert_eq!(tree.statistics(0).visits, 2);
         assert_eq!(tree.statistics(0).point, 11);
         assert_eq!(tree.root().refinement.load(Relaxed), REFINED);
-        let children: Vec<(u16, u32)> = tree
+        let children: Vec<(u16, u32, u16)> = tree
             .root()
             .children()
             .unwrap()
             .map(|index| {
                 let numbers = tree.statistics(index);
-                (numbers.point, numbers.wins)
+                (numbers.point, numbers.wins, numbers.policy)
             })
             .collect();
-        assert_eq!(children, vec![(20, 0), (21, 7)]);
+        // The moves' probabilities move with their nodes (PUCT reads them after reuse).
+        assert_eq!(children, vec![(20, 0, 0), (21, 7, 40_000)]);
         assert_eq!(tree.node_count(), 3);
         // What is left past the kept nodes is fresh again.
         for stale in 3..6 {

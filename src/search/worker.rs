@@ -1,17 +1,16 @@
-//! One search thread: its random generator (seeded from the search seed and the thread
-//! index), a scratch board, and the buffers of one iteration — descend the tree choosing by
-//! RAVE urgency (or, with `puct`, PUCT on the priors' probabilities), expand a leaf that has enough visits (children with priors), refine the
-//! children's priors of a node that reaches `refine_visits` (the root at once) with the
-//! game's costlier knowledge (Go's policy network), play out,
-//! then back the result up through the path with distance-weighted AMAF updates. Each node
-//! keeps its urgency, refreshed wherever its statistics change (the visit on the way down,
-//! the result and AMAF updates on the way back, new priors), so that selection reads one
-//! number per child; with one thread this is the same choice, to the bit, as computing it.
-//! Also accumulates ownership (final area owner per point). Threads share only the tree and
-//! the context: each worker, and the playout counter, sits on cache lines of its own, and
-//! AMAF additions are plain (an occasional lost update) rather than locked. Knows the tree
-//! and the game only through [`SearchGame`] (monomorphised per game); nothing of GTP, time
-//! or Go.
+//! One search thread: its random generator (seeded from the search seed and the thread index),
+//! a scratch board, and the buffers of one iteration — descend the tree choosing by RAVE
+//! urgency (or, with `puct`, PUCT on the priors' probabilities), expand a leaf that has enough
+//! visits (children with priors), refine the children's priors of a node that reaches
+//! `refine_visits` (the root at once) with the game's costlier knowledge (Go's policy network),
+//! play out, then back the result up through the path with distance-weighted AMAF updates. Each
+//! node keeps its urgency, refreshed wherever its statistics change (the visit on the way down,
+//! the result and AMAF updates on the way back, new priors), so that selection reads one number
+//! per child; with one thread this is the same choice, to the bit, as computing it. Also
+//! accumulates ownership (final area owner per point). Threads share only the tree and the
+//! context: each worker, and the playout counter, sits on cache lines of its own, and AMAF
+//! additions are plain (an occasional lost update) rather than locked. Knows the tree and the
+//! game only through [`SearchGame`] (monomorphised per game); nothing of GTP, time or Go.
 
 use crate::color::Color;
 use crate::search::domain::{encode, Outcome, Prior};
@@ -698,11 +697,13 @@ fn select_puct<G: SearchGame>(
     let points = tree.points(children.clone());
     let mut total = 0u64;
     let mut visited = 0u64;
+    let mut visited_children = 0usize;
     for (node, policy) in nodes.iter().zip(policies) {
         let policy = u64::from(policy.load(Relaxed));
         total += policy;
         if node.visits.load(Relaxed) > 0 {
             visited += policy;
+            visited_children += 1;
         }
     }
     let equal_share = 1.0 / nodes.len().max(1) as f64;
@@ -716,11 +717,7 @@ fn select_puct<G: SearchGame>(
     let visited_probability = if total > 0 {
         visited as f64 / total as f64
     } else {
-        equal_share
-            * nodes
-                .iter()
-                .filter(|node| node.visits.load(Relaxed) > 0)
-                .count() as f64
+        equal_share * visited_children as f64
     };
     let first_play =
         reduced_first_play_value(parent_value, params.puct_fpu_reduction, visited_probability);
