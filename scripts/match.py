@@ -20,6 +20,15 @@ Examples:
 
 `{game}` in an engine's command line is replaced by the game's number: deterministic engines
 (ishi in deterministic mode, GNU Go) would otherwise repeat the same game every other game.
+
+Equal think time against an engine that plays a fixed number of playouts (Pachi's `-t =N`,
+GNU Go has no such knob): write `{budget}` in engine B's command and give its first value
+with --balance-time.  After every game the runner sets it so that B's genmove time a move
+matches A's over the last 20 games (B's time taken as proportional to the budget):
+
+    python3 scripts/match.py --engine "target/release/ishi --threads 1 --move-time 1 --lag-ms 0" \\
+        --opponent "pachi --patterns -t ={budget} threads=1" --balance-time 10000 \\
+        --balance-floor 500 -j 2
     python3 scripts/match.py --self-test
 
 Game end: two consecutive passes (scored by the referee), a resignation, an
@@ -89,6 +98,9 @@ Z_95 = 1.959963984540054
 SETUP_TIMEOUT = 30.0
 QUIT_TIMEOUT = 5.0
 CLOCK_GRACE = 0.5
+
+BALANCE_WINDOW = 20
+BUDGET_PLACEHOLDER = "{budget}"
 
 DAT_COLUMNS = ("GAME", "RES_B", "RES_W", "RES_R", "ALT", "DUP", "LEN",
                "TIME_B", "TIME_W", "CPU_B", "CPU_W", "ERR", "ERR_MSG")
@@ -517,13 +529,14 @@ class EngineInfo:
 
 
 def probe_engine(command: list[str], fallback_name: str, size: int,
-                 stderr_path: Path | None) -> EngineInfo:
+                 stderr_path: Path | None, budget: int = 0) -> EngineInfo:
     """Start an engine once to learn its name, version and commands.
 
     Raises EngineFailure when it cannot be started or does not answer, and
     ValueError when it refuses the board size.
     """
-    probe_command = [word.replace("{game}", "0") for word in command]
+    probe_command = [word.replace("{game}", "0").replace(BUDGET_PLACEHOLDER, str(budget))
+                     for word in command]
     try:
         return probe_started_engine(GtpEngine(probe_command, fallback_name, stderr_path),
                                     command, fallback_name, size)
@@ -643,6 +656,74 @@ class Clock:
 
 
 # ---------------------------------------------------------------------------
+# Equal think time against a fixed-budget engine
+# ---------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class BudgetSample:
+    """One finished game of a balanced match: engine B's budget and both engines' think time."""
+    budget: int
+    a_seconds: float
+    a_moves: int
+    b_seconds: float
+    b_moves: int
+
+
+def balanced_budget(samples: list[BudgetSample], current: int, floor: int = 1) -> int:
+    """Engine B's budget that makes its think time a move equal engine A's.
+
+    B's time a move is taken as proportional to its budget, its rate measured
+    over the samples given; the answer moves at most a factor of two from the
+    current budget, so one odd game cannot throw it far, and never below the
+    floor (the least the engine accepts).  Without usable samples (no moves,
+    no time) the current budget stays.
+    """
+    a_seconds = sum(sample.a_seconds for sample in samples)
+    a_moves = sum(sample.a_moves for sample in samples)
+    b_seconds = sum(sample.b_seconds for sample in samples)
+    b_units = sum(sample.budget * sample.b_moves for sample in samples)
+    if a_seconds <= 0 or a_moves == 0 or b_seconds <= 0 or b_units == 0:
+        return current
+    target = (a_seconds / a_moves) / (b_seconds / b_units)
+    return max(floor, 1, round(min(max(target, current / 2), current * 2)))
+
+
+class TimeBalancer:
+    """Holds engine B's `{budget}` and moves it after every game (see balanced_budget)."""
+
+    def __init__(self, start: int, floor: int = 1):
+        self.start = start
+        self.floor = floor
+        self.current = start
+        self.samples: list[BudgetSample] = []
+        self.lock = threading.Lock()
+
+    def budget(self) -> int:
+        with self.lock:
+            return self.current
+
+    def record(self, sample: BudgetSample) -> None:
+        with self.lock:
+            self.samples.append(sample)
+            self.current = balanced_budget(self.samples[-BALANCE_WINDOW:], self.current,
+                                           self.floor)
+
+    def summary(self) -> str:
+        with self.lock:
+            samples = list(self.samples)
+            current = self.current
+        a_moves = sum(sample.a_moves for sample in samples)
+        b_moves = sum(sample.b_moves for sample in samples)
+        line = f"Balanced time: engine B's {BUDGET_PLACEHOLDER} started at {self.start}, now {current}"
+        if a_moves and b_moves:
+            a_rate = sum(sample.a_seconds for sample in samples) / a_moves
+            b_rate = sum(sample.b_seconds for sample in samples) / b_moves
+            line += (f"; genmove time a move A {a_rate:.3f} s, B {b_rate:.3f} s"
+                     f" (B/A {b_rate / a_rate:.2f})" if a_rate > 0 else "")
+        return line
+
+
+# ---------------------------------------------------------------------------
 # One game
 # ---------------------------------------------------------------------------
 
@@ -664,6 +745,7 @@ class MatchConfig:
     out_directory: Path
     quiet_stderr: bool
     log_gtp: bool
+    balancer: TimeBalancer | None = None
 
 
 REASON_TEXT = {
@@ -694,6 +776,8 @@ class GameRecord:
     referee_score: str = "?"
     engine_scores: dict = dataclasses.field(default_factory=lambda: {"A": "?", "B": "?"})
     genmove_seconds: dict = dataclasses.field(default_factory=lambda: {"A": 0.0, "B": 0.0})
+    genmove_counts: dict = dataclasses.field(default_factory=lambda: {"A": 0, "B": 0})
+    budget: int | None = None
     cpu_seconds: dict = dataclasses.field(default_factory=lambda: {"A": 0.0, "B": 0.0})
     notes: list = dataclasses.field(default_factory=list)
     date: str = ""
@@ -845,6 +929,12 @@ class GamePlay:
             # `{game}` in a command line becomes the game's number, so a deterministic
             # engine can take a different seed in every game (`--seed {game}`).
             command = [word.replace("{game}", str(self.index)) for word in info.command]
+            if self.config.balancer is not None and role == "B":
+                if self.record.budget is None:
+                    self.record.budget = self.config.balancer.budget()
+                    self.record.notes.append(f"engine B's budget: {self.record.budget}")
+                command = [word.replace(BUDGET_PLACEHOLDER, str(self.record.budget))
+                           for word in command]
             try:
                 engine = GtpEngine(command, role, self.log_path(role), self.traffic_log)
             except EngineCrashed as failure:
@@ -945,6 +1035,7 @@ class GamePlay:
                 mover.command(f"time_left {colour} {seconds} {stones}", self.config.move_timeout)
             wait_limit = min(wait_limit, clock.allowance() + clock.tolerance + CLOCK_GRACE)
         started = time.monotonic()
+        self.record.genmove_counts[mover.role] += 1
         try:
             response = mover.engine.send(f"genmove {colour}", wait_limit)
         except EngineHung:
@@ -1278,6 +1369,10 @@ class Match:
                 break
         self.records[record.index] = record
         self.duplicates[record.index] = duplicate
+        if self.config.balancer is not None and record.budget is not None:
+            self.config.balancer.record(BudgetSample(
+                record.budget, record.genmove_seconds["A"], record.genmove_counts["A"],
+                record.genmove_seconds["B"], record.genmove_counts["B"]))
         directory = self.config.out_directory
         write_atomically(directory / f"game-{record.index:04d}.sgf", game_sgf(record, self.config))
         rows = [dat_row(self.records[index], self.duplicates[index])
@@ -1355,6 +1450,8 @@ class Match:
             count = len(self.records)
             lines.append(f"Average game: {moves / count:.1f} moves; genmove time A {time_a / count:.1f} s,"
                          f" B {time_b / count:.1f} s")
+        if config.balancer is not None:
+            lines.append(config.balancer.summary())
         if self.sprt is not None:
             lower, upper = self.sprt.bounds
             lines.append(f"SPRT elo0={self.sprt.elo0:g} elo1={self.sprt.elo1:g} "
@@ -1518,6 +1615,37 @@ class RulesTest(unittest.TestCase):
         self.assertEqual(mirror_result("B+3.5"), "W+3.5")
 
 
+class BalanceTest(unittest.TestCase):
+    def test_budget_makes_time_a_move_equal(self):
+        # A: 0.5 s a move; B: 1.0 s a move at 10,000, so 5,000 gives equal time.
+        samples = [BudgetSample(10000, 20.0, 40, 40.0, 40)]
+        self.assertEqual(balanced_budget(samples, 10000), 5000)
+        # Unequal move counts count per move, and earlier budgets pool by their units.
+        samples = [BudgetSample(4000, 30.0, 60, 10.0, 50), BudgetSample(6000, 30.0, 60, 15.0, 50)]
+        self.assertEqual(balanced_budget(samples, 5000), 10000)
+
+    def test_budget_moves_at_most_a_factor_of_two(self):
+        self.assertEqual(balanced_budget([BudgetSample(1000, 50.0, 10, 1.0, 10)], 1000), 2000)
+        self.assertEqual(balanced_budget([BudgetSample(1000, 1.0, 10, 50.0, 10)], 1000), 500)
+        self.assertEqual(balanced_budget([BudgetSample(1, 1.0, 10, 50.0, 10)], 1), 1)
+        self.assertEqual(balanced_budget([BudgetSample(900, 1.0, 10, 50.0, 10)], 900, 500), 500)
+
+    def test_budget_stays_without_usable_samples(self):
+        self.assertEqual(balanced_budget([], 700), 700)
+        self.assertEqual(balanced_budget([BudgetSample(700, 0.0, 0, 3.0, 4)], 700), 700)
+        self.assertEqual(balanced_budget([BudgetSample(700, 3.0, 4, 0.0, 0)], 700), 700)
+
+    def test_balancer_converges_on_an_engine_with_overhead(self):
+        # B spends 0.05 s a move plus 1e-4 s a unit; A spends 0.6 s a move: equal at 5,500.
+        # Once the window holds only games near the answer, the estimate is within 1%.
+        balancer = TimeBalancer(20000)
+        for _ in range(BALANCE_WINDOW + 15):
+            budget = balancer.budget()
+            balancer.record(BudgetSample(budget, 24.0, 40, 40 * (0.05 + 1e-4 * budget), 40))
+        self.assertAlmostEqual(balancer.budget(), 5500, delta=55)
+        self.assertIn("started at 20000", balancer.summary())
+
+
 class ClockTest(unittest.TestCase):
     def test_canadian_byo_yomi(self):
         clock = Clock(TimeSettings(10, 5, 2), tolerance=1.0)
@@ -1591,7 +1719,7 @@ for line in sys.stdin:
 def run_self_test() -> int:
     suite = unittest.TestSuite()
     loader = unittest.defaultTestLoader
-    for case in (StatisticsTest, RulesTest, ClockTest, GtpEngineTest):
+    for case in (StatisticsTest, RulesTest, BalanceTest, ClockTest, GtpEngineTest):
         suite.addTests(loader.loadTestsFromTestCase(case))
     result = unittest.TextTestRunner(verbosity=2).run(suite)
     return 0 if result.wasSuccessful() else 1
@@ -1645,6 +1773,14 @@ def parse_arguments(arguments: list[str]) -> argparse.Namespace:
                         help="send 'time_settings MAIN BYO STONES' (seconds, Canadian "
                              "byo-yomi) to both engines, send time_left before each genmove "
                              "and enforce losses on time, e.g. \"10 1 1\" (default: no clock)")
+    timing.add_argument("--balance-time", type=int, metavar="BUDGET",
+                        help="equal think time against a fixed-budget engine B: its command's "
+                             "{budget} starts at BUDGET and after every game becomes the budget "
+                             "at which B's genmove time a move matches A's over the last "
+                             f"{BALANCE_WINDOW} games (default: off)")
+    timing.add_argument("--balance-floor", type=int, default=1, metavar="BUDGET",
+                        help="the least budget engine B accepts, e.g. 500 for Pachi's -t =N "
+                             "(default: %(default)s)")
     timing.add_argument("--time-tolerance", type=float, default=1.0, metavar="SECONDS",
                         help="lenience per move before a loss on time (default: %(default)s)")
     timing.add_argument("--move-timeout", type=float, default=60.0, metavar="SECONDS",
@@ -1717,6 +1853,14 @@ def parse_arguments(arguments: list[str]) -> argparse.Namespace:
         parser.error(f"cannot split a command line: {error}")
     if not options.engine or not options.opponent or options.referee == []:
         parser.error("engine command lines must not be empty")
+    has_placeholder = any(BUDGET_PLACEHOLDER in word for word in options.opponent)
+    if options.balance_time is not None:
+        if not 1 <= options.balance_floor <= options.balance_time:
+            parser.error("--balance-time must be at least --balance-floor, itself at least 1")
+        if not has_placeholder:
+            parser.error(f"--balance-time needs {BUDGET_PLACEHOLDER} in engine B's command")
+    elif has_placeholder:
+        parser.error(f"engine B's command holds {BUDGET_PLACEHOLDER}: give --balance-time")
     return options
 
 
@@ -1753,7 +1897,8 @@ def main(arguments: list[str]) -> int:
         lambda who: out_directory / "logs" / f"probe-{who}.stderr")
     try:
         engines = {"A": probe_engine(options.engine, "engine A", options.size, probe_log("A")),
-                   "B": probe_engine(options.opponent, "engine B", options.size, probe_log("B"))}
+                   "B": probe_engine(options.opponent, "engine B", options.size, probe_log("B"),
+                                     options.balance_time or 0)}
         referee = None
         if options.referee is not None:
             referee = probe_engine(options.referee, "referee", options.size, probe_log("referee"))
@@ -1768,7 +1913,9 @@ def main(arguments: list[str]) -> int:
         time_settings=options.time_settings,
         time_tolerance=options.time_tolerance, move_timeout=options.move_timeout,
         max_moves=options.max_moves, random_opening=options.random_opening, seed=options.seed,
-        out_directory=out_directory, quiet_stderr=options.quiet_stderr, log_gtp=options.log_gtp)
+        out_directory=out_directory, quiet_stderr=options.quiet_stderr, log_gtp=options.log_gtp,
+        balancer=(TimeBalancer(options.balance_time, options.balance_floor)
+                  if options.balance_time else None))
     match = Match(config, options.sprt)
     print(f"Engine A: {engines['A'].display_name}; engine B: {engines['B'].display_name}; "
           f"output in {out_directory}", flush=True)
