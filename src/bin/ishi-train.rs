@@ -29,7 +29,8 @@ use ishi::go::search::network::{NetworkScratch, PolicyNetwork};
 use ishi::go::search::patterns;
 use ishi::go::search::priors::{compute_priors, PriorScratch};
 use ishi::go::search::value::{ValueNetwork, ValueScratch};
-use ishi::nn::train::{NetworkOptions, SizeGroup};
+use ishi::nn::file::WeightFile;
+use ishi::nn::train::{NetworkOptions, SizeGroup, TrainingState, STATE_KIND};
 use ishi::search::SearchParams;
 use rayon::prelude::*;
 use std::io::Write;
@@ -126,6 +127,12 @@ struct Arguments {
     /// blocks and hidden units must be the ones asked for) instead of random ones.
     #[arg(long)]
     start_from: Option<PathBuf>,
+    /// After every epoch of the value network's training, write that epoch's network here
+    /// and the optimiser's state beside it (FILE.adamw); when FILE exists at the start, go
+    /// on from there instead, exactly as if the run had not stopped (the same command
+    /// resumes an interrupted run).
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
     /// Units of the value head's hidden layer.
     #[arg(long, default_value_t = 32)]
     value_hidden: usize,
@@ -531,6 +538,72 @@ fn report_value(label: &str, figures: &ValueFigures) {
 }
 
 /// Reads a value network file.
+/// The optimiser state's file beside a checkpoint's network.
+fn state_path(checkpoint: &Path) -> PathBuf {
+    let mut name = checkpoint.as_os_str().to_owned();
+    name.push(".adamw");
+    PathBuf::from(name)
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it there: a run killed
+/// while writing leaves the last whole file.
+fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".partial");
+    std::fs::write(&temporary, bytes)
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .map_err(|error| format!("{}: {error}", path.display()))
+}
+
+/// FNV-1a over the parameters' bytes: ties a checkpoint's state to its network.
+fn checksum(parameters: &[f32]) -> u32 {
+    parameters
+        .iter()
+        .flat_map(|parameter| parameter.to_le_bytes())
+        .fold(0x811c_9dc5u32, |hash, byte| {
+            (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+        })
+}
+
+/// Writes a checkpoint: the network (whose presence says there is one) and the state, each
+/// whole; the state names its network's checksum, so a run stopped between the two writes
+/// leaves a pair that refuses to resume rather than one that resumes wrong.
+fn write_checkpoint(
+    checkpoint: &Path,
+    network: &ValueNetwork,
+    state: &TrainingState,
+    best_epoch: usize,
+) -> Result<(), String> {
+    let mut file = state.to_weight_file();
+    file.dimensions
+        .push(("network_checksum".into(), checksum(&network.parameters)));
+    file.dimensions
+        .push(("best_epoch".into(), best_epoch as u32));
+    write_whole(checkpoint, &network.to_bytes())?;
+    write_whole(&state_path(checkpoint), &file.to_bytes())
+}
+
+/// Reads a checkpoint written by [`write_checkpoint`]: the network, the state and the epoch
+/// whose network was the best held out.
+fn read_checkpoint(checkpoint: &Path) -> Result<(ValueNetwork, TrainingState, usize), String> {
+    let network = read_value_network(checkpoint)?;
+    let path = state_path(checkpoint);
+    let bytes = std::fs::read(&path).map_err(|error| format!("{}: {error}", path.display()))?;
+    let file = WeightFile::from_bytes(&bytes, STATE_KIND)
+        .map_err(|error| format!("{}: {error}", path.display()))?;
+    if file.dimension("network_checksum")? != checksum(&network.parameters) as usize {
+        return Err(format!(
+            "{} is not the state of {} (a run stopped between writing them): train again \
+             from the network with --start-from, or remove both",
+            path.display(),
+            checkpoint.display()
+        ));
+    }
+    let state = TrainingState::from_weight_file(&file)
+        .map_err(|error| format!("{}: {error}", path.display()))?;
+    Ok((network, state, file.dimension("best_epoch")?))
+}
+
 fn read_value_network(path: &std::path::Path) -> Result<ValueNetwork, String> {
     let bytes = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
     ValueNetwork::from_bytes(&bytes).map_err(|error| format!("{}: {error}", path.display()))
@@ -593,9 +666,14 @@ fn run_value_network(
         }
         return Ok(());
     }
-    let start = match &arguments.start_from {
-        Some(path) => Some(read_value_network(path)?),
-        None => None,
+    let resume = match &arguments.checkpoint {
+        Some(path) if path.exists() => Some(read_checkpoint(path)?),
+        _ => None,
+    };
+    let start = match (&resume, &arguments.start_from) {
+        (Some((network, _, _)), _) => Some(network.clone()),
+        (None, Some(path)) => Some(read_value_network(path)?),
+        (None, None) => None,
     };
     let samples: Vec<(usize, Vec<ValueSample>)> = sizes
         .iter()
@@ -626,8 +704,23 @@ fn run_value_network(
     let path = arguments.value_network.clone().unwrap_or_default();
     // A value network overfits its games' correlated positions within a few epochs: the
     // epoch with the best held-out cross-entropy (over every size) is the one kept (and
-    // written at once, so a long run can be stopped).
+    // written at once, so a long run can be stopped). A resumed run starts from the best
+    // the stopped one wrote.
     let mut best: Option<(f64, usize, ValueNetwork)> = None;
+    if let Some((_, state, best_epoch)) = &resume {
+        say(&format!(
+            "resuming from {} after epoch {}",
+            arguments
+                .checkpoint
+                .as_ref()
+                .map_or(String::new(), |path| path.display().to_string()),
+            state.epochs_done
+        ));
+        if let Ok(network) = read_value_network(&path) {
+            let cross_entropy = measure_value("  the best so far", &network, &tests, false);
+            best = Some((cross_entropy, *best_epoch, network));
+        }
+    }
     value_fit::train(
         &groups,
         arguments.value_hidden,
@@ -638,7 +731,8 @@ fn run_value_network(
         },
         &options,
         start.as_ref(),
-        |epoch, loss, network| {
+        resume.map(|(_, state, _)| state),
+        |epoch, loss, network, state| {
             say(&format!(
                 "epoch {}: training cross-entropy {loss:.4} ({:.0} s)",
                 epoch + 1,
@@ -651,6 +745,12 @@ fn run_value_network(
             {
                 let _ = std::fs::write(&path, network.to_bytes());
                 best = Some((cross_entropy, epoch + 1, network.clone()));
+            }
+            if let Some(checkpoint) = &arguments.checkpoint {
+                let best_epoch = best.as_ref().map_or(0, |(_, epoch, _)| *epoch);
+                if let Err(error) = write_checkpoint(checkpoint, network, state, best_epoch) {
+                    say(&format!("  checkpoint not written: {error}"));
+                }
             }
         },
     )?;

@@ -4,11 +4,15 @@
 //! symmetries drawn per sample, each batch split into a fixed number of shards whose
 //! gradients are computed in parallel (rayon) and summed in shard order, so a run repeats
 //! exactly for a given seed and shard count on a given processor (the matrix kernels differ
-//! between instruction sets in their last bits). A game brings its samples, its symmetries
-//! (permutations of the points) and the loss and gradient of its heads.
+//! between instruction sets in their last bits). A run stopped after any epoch goes on
+//! exactly as if it had not stopped from its [`TrainingState`] (the optimiser's moments and
+//! the epochs done, kept in a [`WeightFile`] of kind `adamw`) and that epoch's parameters.
+//! A game brings its samples, its symmetries (permutations of the points) and the loss and
+//! gradient of its heads.
 //!
 //! Knows the layout and the forward pass; no game.
 
+use crate::nn::file::WeightFile;
 use crate::nn::forward::{multiply, Activations};
 use crate::nn::layout::{Convolution, Shape};
 use rand::rngs::SmallRng;
@@ -281,17 +285,27 @@ pub struct SizeGroup<'a, S> {
 /// in a shuffled order when there are several groups, one of the group's symmetries drawn
 /// per sample; each batch's gradient from `compute` (workspace, board size, shard, parameters,
 /// batch size) over `options.shards` shards in parallel, AdamW with the step decaying
-/// linearly to a tenth. `report` gets the epoch, its mean training loss and the parameters
-/// after it.
+/// linearly to a tenth. `report` gets the epoch, its mean training loss, the parameters
+/// after it and the state a resumed run needs.
+///
+/// With `resume` (a state `report` gave, and `parameters` the ones it gave beside it) the
+/// epochs it had done are drawn again without computing (the same shuffles and symmetries,
+/// so `random` stands where it stood) and training goes on from the next one: the result is
+/// the uninterrupted run's, bit for bit.
+///
+/// # Errors
+/// A state for another number of parameters, or whose steps are not those its epochs take
+/// with these samples and batch size (another run's), or that has done every epoch.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn fit_network<S: Sync, W: ShardResult>(
     groups: &[SizeGroup<'_, S>],
     options: &NetworkOptions,
     random: &mut SmallRng,
     parameters: &mut [f32],
+    resume: Option<TrainingState>,
     compute: impl Fn(&mut W, usize, &[(&S, &[u16])], &[f32], f32) + Sync,
-    mut report: impl FnMut(usize, f64, &[f32]),
-) {
-    let mut optimiser = AdamW::new(parameters.len());
+    mut report: impl FnMut(usize, f64, &[f32], &TrainingState),
+) -> Result<(), String> {
     let mut workspaces: Vec<W> = (0..options.shards.max(1)).map(|_| W::default()).collect();
     let batch_size = options.batch.max(1);
     let mut orders: Vec<Vec<usize>> = groups
@@ -304,6 +318,16 @@ pub(crate) fn fit_network<S: Sync, W: ShardResult>(
         .map(|group| group.samples.len().div_ceil(batch_size))
         .sum();
     let total_steps = (steps_per_epoch * options.epochs).max(1);
+    let mut state = match resume {
+        None => TrainingState {
+            epochs_done: 0,
+            optimiser: AdamW::new(parameters.len()),
+        },
+        Some(state) => {
+            state.check(parameters.len(), steps_per_epoch, options.epochs)?;
+            state
+        }
+    };
     let mut step = 0usize;
     for epoch in 0..options.epochs {
         // (group, first, end) of each batch in its group's shuffled order.
@@ -316,6 +340,16 @@ pub(crate) fn fit_network<S: Sync, W: ShardResult>(
         }
         if groups.len() > 1 {
             batches.shuffle(random);
+        }
+        if epoch < state.epochs_done {
+            // Done before the run stopped: the same draws, nothing computed.
+            for &(group, start, end) in &batches {
+                for _ in start..end {
+                    random.gen_range(0..groups[group].symmetries.len());
+                }
+            }
+            step += batches.len();
+            continue;
         }
         let mut loss = 0.0;
         for (group, start, end) in batches {
@@ -341,14 +375,106 @@ pub(crate) fn fit_network<S: Sync, W: ShardResult>(
             let progress = step as f32 / total_steps as f32;
             let rate = options.learning_rate * (1.0 - 0.9 * progress);
             let (_, gradient) = workspaces[0].result();
-            optimiser.step(parameters, gradient, rate, options.weight_decay);
+            state
+                .optimiser
+                .step(parameters, gradient, rate, options.weight_decay);
         }
-        report(epoch, loss / sample_count.max(1) as f64, parameters);
+        state.epochs_done = epoch + 1;
+        report(epoch, loss / sample_count.max(1) as f64, parameters, &state);
+    }
+    Ok(())
+}
+
+/// Where a training run stands after an epoch, beside that epoch's parameters: what
+/// [`fit_network`] needs to go on as if it had not stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainingState {
+    /// Epochs finished.
+    pub epochs_done: usize,
+    optimiser: AdamW,
+}
+
+/// The [`WeightFile`] kind of a [`TrainingState`].
+pub const STATE_KIND: &str = "adamw";
+
+impl TrainingState {
+    /// The state as a weight file: dimensions `epochs`, `steps` and `parameters`, then the
+    /// first moments and the second moments.
+    pub fn to_weight_file(&self) -> WeightFile {
+        let optimiser = &self.optimiser;
+        let mut parameters = optimiser.first_moment.clone();
+        parameters.extend_from_slice(&optimiser.second_moment);
+        WeightFile {
+            kind: STATE_KIND.into(),
+            dimensions: vec![
+                ("epochs".into(), self.epochs_done as u32),
+                ("steps".into(), optimiser.steps as u32),
+                ("parameters".into(), optimiser.first_moment.len() as u32),
+            ],
+            parameters,
+        }
+    }
+
+    /// Reads a state written by [`TrainingState::to_weight_file`].
+    ///
+    /// # Errors
+    /// Another kind, a missing dimension, or moments of another length than it names.
+    pub fn from_weight_file(file: &WeightFile) -> Result<TrainingState, String> {
+        if file.kind != STATE_KIND {
+            return Err(format!("a {} file, not a training state", file.kind));
+        }
+        let count = file.dimension("parameters")?;
+        if file.parameters.len() != 2 * count {
+            return Err(format!(
+                "{} moments for {count} parameters",
+                file.parameters.len()
+            ));
+        }
+        let steps =
+            i32::try_from(file.dimension("steps")?).map_err(|_| "too many steps".to_string())?;
+        Ok(TrainingState {
+            epochs_done: file.dimension("epochs")?,
+            optimiser: AdamW {
+                first_moment: file.parameters[..count].to_vec(),
+                second_moment: file.parameters[count..].to_vec(),
+                steps,
+            },
+        })
+    }
+
+    /// Refuses a state that cannot be this run's (see [`fit_network`]).
+    fn check(
+        &self,
+        parameters: usize,
+        steps_per_epoch: usize,
+        epochs: usize,
+    ) -> Result<(), String> {
+        if self.optimiser.first_moment.len() != parameters {
+            return Err(format!(
+                "the training state is for {} parameters, the network has {parameters}",
+                self.optimiser.first_moment.len()
+            ));
+        }
+        if self.optimiser.steps as usize != self.epochs_done * steps_per_epoch {
+            return Err(format!(
+                "the training state took {} steps in {} epochs; these samples take {} an epoch \
+                 (another run's state, or other data or batch size)",
+                self.optimiser.steps, self.epochs_done, steps_per_epoch
+            ));
+        }
+        if self.epochs_done >= epochs {
+            return Err(format!(
+                "the training state has done {} of {epochs} epochs: nothing is left to do",
+                self.epochs_done
+            ));
+        }
+        Ok(())
     }
 }
 
 /// AdamW's state: the moment estimates of every parameter and the steps taken (β 0.9 and
 /// 0.999, ε 1e-8).
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct AdamW {
     first_moment: Vec<f32>,
     second_moment: Vec<f32>,
@@ -452,6 +578,7 @@ mod tests {
             &options,
             &mut random,
             &mut parameters,
+            None,
             |workspace: &mut Recorder, size, shard: &[(&(usize, u32), &[u16])], _, _| {
                 workspace.loss = 0.0;
                 workspace.gradient = vec![0.0];
@@ -465,8 +592,9 @@ mod tests {
                 let numbers: Vec<u32> = shard.iter().map(|(sample, _)| sample.1).collect();
                 seen.lock().unwrap().push((size, numbers));
             },
-            |_, _, _| reports.set(reports.get() + 1),
-        );
+            |_, _, _, _| reports.set(reports.get() + 1),
+        )
+        .expect("a fresh run");
         assert_eq!(reports.get(), 3);
         let reversals = reversals.into_inner();
         assert!(

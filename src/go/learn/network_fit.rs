@@ -281,18 +281,20 @@ pub fn train(
         options,
         &mut random,
         &mut parameters,
+        None,
         |workspace: &mut Workspace, _, shard, parameters, scale| {
             assemble(shard, points, workspace);
             gradient(&shape, parameters, points, &table, scale, workspace);
         },
-        |epoch, loss, parameters| {
+        |epoch, loss, parameters, _| {
             let network = PolicyNetwork {
                 shape,
                 parameters: parameters.to_vec(),
             };
             report(epoch, loss, &network);
         },
-    );
+    )
+    .expect("a fresh run has no state to refuse");
     PolicyNetwork { shape, parameters }
 }
 

@@ -24,7 +24,7 @@ use crate::nn::head::{point_backward, pooled_backward};
 use crate::nn::layout::{neighbour_table, Shape};
 use crate::nn::train::{
     fit_network, initial_trunk_parameters, trunk_backward, NetworkOptions, ShardResult, SizeGroup,
-    TrunkBuffers,
+    TrainingState, TrunkBuffers,
 };
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -414,18 +414,22 @@ impl ShardResult for Workspace {
 /// Trains a value network of `hidden` head units on `groups` (one board size each; the
 /// network records their sizes), the auxiliary heads with `auxiliary`, from `start`'s
 /// parameters when given (its shape must be the one asked for) or from random ones, calling
-/// `report` with the epoch, its mean training cross-entropy and the network after each
-/// epoch.
+/// `report` with the epoch, its mean training cross-entropy, the network after each epoch
+/// and the state that resumes the run there. With `resume` (that state, and `start` the
+/// network reported beside it) the run goes on after the state's epochs as if it had not
+/// stopped.
 ///
 /// # Errors
-/// `start`'s shape differs from the one `options` and `hidden` ask for.
+/// `start`'s shape differs from the one `options` and `hidden` ask for, or `resume` is not
+/// a state of this run (see [`fit_network`]).
 pub fn train(
     groups: &[SizeGroup<'_, ValueSample>],
     hidden: usize,
     auxiliary: AuxiliaryWeights,
     options: &NetworkOptions,
     start: Option<&ValueNetwork>,
-    mut report: impl FnMut(usize, f64, &ValueNetwork),
+    resume: Option<TrainingState>,
+    mut report: impl FnMut(usize, f64, &ValueNetwork, &TrainingState),
 ) -> Result<ValueNetwork, String> {
     let size_list: Vec<usize> = groups.iter().map(|group| group.size).collect();
     let sizes = BoardSizes::of(&size_list);
@@ -462,6 +466,7 @@ pub fn train(
         options,
         &mut random,
         &mut parameters,
+        resume,
         |workspace: &mut Workspace, size, shard, parameters, scale| {
             let points = size * size;
             let table = tables
@@ -479,15 +484,15 @@ pub fn train(
                 workspace,
             );
         },
-        |epoch, loss, parameters| {
+        |epoch, loss, parameters, state| {
             let network = ValueNetwork {
                 shape,
                 sizes,
                 parameters: parameters.to_vec(),
             };
-            report(epoch, loss, &network);
+            report(epoch, loss, &network, state);
         },
-    );
+    )?;
     Ok(ValueNetwork {
         shape,
         sizes,
@@ -796,6 +801,8 @@ mod tests {
     use crate::go::rules::board::Board;
     use crate::go::rules::point::{point_at, Move};
     use crate::go::search::board::PlayoutBoard;
+    use crate::nn::file::WeightFile;
+    use crate::nn::train::STATE_KIND;
 
     const AUXILIARY: AuxiliaryWeights = AuxiliaryWeights {
         ownership: 1.5,
@@ -1034,6 +1041,93 @@ mod tests {
         }
     }
 
+    /// A run stopped after an epoch and resumed from what it reported (the state through its
+    /// file) ends with the uninterrupted run's weights, bit for bit; a state that cannot be
+    /// the run's is refused.
+    #[test]
+    fn a_resumed_run_ends_where_the_uninterrupted_one_does() {
+        let samples = samples();
+        let options = NetworkOptions {
+            channels: 8,
+            blocks: 1,
+            epochs: 3,
+            batch: 2,
+            learning_rate: 3e-3,
+            weight_decay: 1e-4,
+            seed: 5,
+            shards: 2,
+        };
+        let symmetries = network_fit::symmetries(5);
+        let groups = [SizeGroup {
+            size: 5,
+            samples: &samples,
+            symmetries: &symmetries,
+        }];
+        let mut reported = Vec::new();
+        let whole = train(
+            &groups,
+            8,
+            AUXILIARY,
+            &options,
+            None,
+            None,
+            |epoch, _, network, state| {
+                reported.push((epoch, network.clone(), state.clone()));
+            },
+        )
+        .expect("a fresh run");
+        assert_eq!(reported.len(), 3);
+        let (_, after_one, state) = reported[0].clone();
+        assert_eq!(state.epochs_done, 1);
+        let file = WeightFile::from_bytes(&state.to_weight_file().to_bytes(), STATE_KIND)
+            .expect("the state's file reads back");
+        let state = TrainingState::from_weight_file(&file).expect("a state");
+        assert_eq!(state, reported[0].2);
+        let mut epochs = Vec::new();
+        let resumed = train(
+            &groups,
+            8,
+            AUXILIARY,
+            &options,
+            Some(&after_one),
+            Some(state.clone()),
+            |epoch, _, _, _| epochs.push(epoch),
+        )
+        .expect("the run's own state");
+        assert_eq!(epochs, vec![1, 2]);
+        assert_eq!(resumed.parameters, whole.parameters);
+        assert_ne!(after_one.parameters, whole.parameters);
+        // Every epoch done, another batch size (other steps an epoch), other dimensions.
+        let refused = |options: &NetworkOptions, state: TrainingState| {
+            train(
+                &groups,
+                8,
+                AUXILIARY,
+                options,
+                Some(&after_one),
+                Some(state),
+                |_, _, _, _| {},
+            )
+            .is_err()
+        };
+        assert!(refused(&options, reported[2].2.clone()));
+        assert!(refused(
+            &NetworkOptions {
+                batch: 3,
+                ..options.clone()
+            },
+            state.clone()
+        ));
+        let mut other = state.to_weight_file();
+        other.dimensions[2].1 -= 1;
+        other.parameters.truncate(other.parameters.len() - 2);
+        let other = TrainingState::from_weight_file(&other).expect("a consistent file");
+        assert!(refused(&options, other));
+        let mut damaged = state.to_weight_file();
+        damaged.parameters.pop();
+        assert!(TrainingState::from_weight_file(&damaged).is_err());
+    }
+
     #[test]
     fn training_fits_a_few_positions_and_prediction_agrees_with_the_engine() {
         let samples = samples();
@@ -1055,12 +1149,20 @@ mod tests {
             samples: &samples,
             symmetries: &symmetries,
         }];
-        let network = train(&groups, 8, AUXILIARY, &options, None, |epoch, loss, _| {
-            if epoch == 0 {
-                first = Some(loss);
-            }
-            last = loss;
-        })
+        let network = train(
+            &groups,
+            8,
+            AUXILIARY,
+            &options,
+            None,
+            None,
+            |epoch, loss, _, _| {
+                if epoch == 0 {
+                    first = Some(loss);
+                }
+                last = loss;
+            },
+        )
         .expect("a fresh network");
         let first = first.expect("an epoch ran");
         assert!(last < first, "loss {first} -> {last}");
@@ -1079,7 +1181,8 @@ mod tests {
             AUXILIARY,
             &again,
             Some(&network),
-            |_, loss, _| {
+            None,
+            |_, loss, _, _| {
                 resumed = loss;
             },
         )
@@ -1092,7 +1195,16 @@ mod tests {
             channels: 16,
             ..again
         };
-        assert!(train(&groups, 8, AUXILIARY, &wider, Some(&network), |_, _, _| {}).is_err());
+        assert!(train(
+            &groups,
+            8,
+            AUXILIARY,
+            &wider,
+            Some(&network),
+            None,
+            |_, _, _, _| {}
+        )
+        .is_err());
         let predictions = predict(&network, &samples, 5);
         let figures = evaluate_value(&predictions, &samples);
         assert!(
