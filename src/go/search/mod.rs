@@ -83,7 +83,10 @@ pub struct Candidate {
     pub visits: u64,
     /// Win rate for the side to move (real visits only; the prior when there are none).
     pub win_rate: f64,
-    /// The prior's share among the root moves (the priors' values normalised to sum 1).
+    /// The move's prior among the legal root moves, as analysis tools read it: its policy
+    /// probability (the network's, or the move model's) renormalised over those moves; where
+    /// the priors carry no probability (hand-made priors only), the priors' values
+    /// normalised to sum 1.
     pub prior: f64,
     /// Win rate minus two standard errors.
     pub lower_confidence_bound: f64,
@@ -689,7 +692,9 @@ fn summarize(
         };
     };
     let mut prior_total = 0.0;
+    let mut policy_total = 0.0;
     let mut candidates = Vec::new();
+    let mut policies = Vec::new();
     let mut network_leads = NetworkLeads::new(context);
     let mut fallback: Option<(f64, u32)> = None;
     for child in children.clone() {
@@ -703,6 +708,8 @@ fn summarize(
             0.5
         };
         prior_total += prior_value;
+        let policy = f64::from(statistics.policy);
+        policy_total += policy;
         if fallback.is_none_or(|(value, _)| prior_value > value) {
             fallback = Some((prior_value, child));
         }
@@ -714,6 +721,7 @@ fn summarize(
         let playout_lead = statistics.score_sum as f64 / 2.0 / visits;
         let score_lead = network_leads.candidate(statistics.point as usize, playout_lead);
         let (line, line_visits) = principal_variation(tree, child);
+        policies.push(policy);
         candidates.push(Candidate {
             chosen: index_move(statistics.point as usize),
             visits: statistics.visits as u64,
@@ -726,8 +734,10 @@ fn summarize(
             principal_variation_visits: line_visits,
         });
     }
-    for candidate in &mut candidates {
-        if prior_total > 0.0 {
+    for (candidate, policy) in candidates.iter_mut().zip(&policies) {
+        if policy_total > 0.0 {
+            candidate.prior = policy / policy_total;
+        } else if prior_total > 0.0 {
             candidate.prior /= prior_total;
         }
     }
@@ -1149,6 +1159,64 @@ mod tests {
         let mut trusting = Search::new(with(100), 1, 4, 1 << 26);
         let summary = search_game(&mut trusting, &small, 200);
         assert_eq!(summary.score_lead, root_playout_lead(&trusting));
+    }
+
+    /// Analysis reports each root move's policy probability as its prior (as KataGo and
+    /// Leela Zero do): where the value network judges, the ratio of two moves' priors is the
+    /// ratio of their probabilities under its policy head; the priors share at most 1.
+    #[test]
+    fn the_reported_prior_is_the_policy() {
+        let game = crate::go::endgame::game_from_diagram(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . X X . . . . .
+             . X O O X . . . .
+             . X O O . . . . .
+             . . X . . . O . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .",
+            Rules::chinese(),
+            7.5,
+        );
+        let mut search = Search::new(SearchParams::default(), 1, 6, 1 << 26);
+        let summary = search_game(&mut search, &game, 400);
+        let placed: Vec<(u16, f64)> = summary
+            .candidates
+            .iter()
+            .filter_map(|candidate| match candidate.chosen {
+                Move::Place(point) => Some((point.index() as u16, candidate.prior)),
+                Move::Pass => None,
+            })
+            .collect();
+        assert!(placed.len() >= 3, "{placed:?}");
+        let shared: f64 = summary
+            .candidates
+            .iter()
+            .map(|candidate| candidate.prior)
+            .sum();
+        assert!(shared > 0.0 && shared <= 1.0 + 1e-9, "{shared}");
+        let network = value::shipped().expect("the shipped value network");
+        let board = PlayoutBoard::from_board(game.board(), Color::Black);
+        let points: Vec<u16> = placed.iter().map(|&(point, _)| point).collect();
+        let (mut scratch, mut probabilities) = (value::ValueScratch::default(), Vec::new());
+        network.policy(
+            &board,
+            Color::Black,
+            7.5,
+            &points,
+            &mut scratch,
+            &mut probabilities,
+        );
+        let (first, first_prior) = (f64::from(probabilities[0]), placed[0].1);
+        for (&(point, prior), &probability) in placed.iter().zip(&probabilities) {
+            let expected = f64::from(probability) / first;
+            let reported = prior / first_prior;
+            assert!(
+                (reported - expected).abs() <= 0.01 * expected + 1e-3,
+                "point {point}: prior ratio {reported}, policy ratio {expected}"
+            );
+        }
     }
 
     #[test]
