@@ -537,7 +537,6 @@ fn report_value(label: &str, figures: &ValueFigures) {
     }
 }
 
-/// Reads a value network file.
 /// The optimiser state's file beside a checkpoint's network.
 fn state_path(checkpoint: &Path) -> PathBuf {
     let mut name = checkpoint.as_os_str().to_owned();
@@ -604,6 +603,7 @@ fn read_checkpoint(checkpoint: &Path) -> Result<(ValueNetwork, TrainingState, us
     Ok((network, state, file.dimension("best_epoch")?))
 }
 
+/// Reads a value network file.
 fn read_value_network(path: &std::path::Path) -> Result<ValueNetwork, String> {
     let bytes = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
     ValueNetwork::from_bytes(&bytes).map_err(|error| format!("{}: {error}", path.display()))
