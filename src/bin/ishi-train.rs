@@ -707,13 +707,10 @@ fn run_value_network(
     // written at once, so a long run can be stopped). A resumed run starts from the best
     // the stopped one wrote.
     let mut best: Option<(f64, usize, ValueNetwork)> = None;
-    if let Some((_, state, best_epoch)) = &resume {
+    if let (Some((_, state, best_epoch)), Some(checkpoint)) = (&resume, &arguments.checkpoint) {
         say(&format!(
             "resuming from {} after epoch {}",
-            arguments
-                .checkpoint
-                .as_ref()
-                .map_or(String::new(), |path| path.display().to_string()),
+            checkpoint.display(),
             state.epochs_done
         ));
         if let Ok(network) = read_value_network(&path) {
