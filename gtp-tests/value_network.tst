@@ -13,10 +13,15 @@ play b E5
 play b C3
 4 genmove w
 #? [G4]
-# 13x13 and 19x19: the network learned them too (boardsize 11 would back up playouts alone).
+# 13x13 and 19x19: the network learned them too; 11x11 it never learned but is trusted on
+# (7x7 to 19x19; boardsize 5 would back up playouts alone).
 boardsize 13
 play b G7
 5 genmove w
+#? [!pass]
+boardsize 11
+play b F6
+8 genmove w
 #? [!pass]
 boardsize 19
 play b Q16

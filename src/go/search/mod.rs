@@ -1112,7 +1112,7 @@ mod tests {
         // White to move: the network reads the position from White's side.
         game.play(Color::Black, Move::Pass).unwrap();
         let network = value::shipped().expect("the shipped value network");
-        assert!(network.sizes.contains(9) && !network.sizes.contains(7));
+        assert!(network.trusted_sizes().contains(&9) && !network.trusted_sizes().contains(&5));
         let root = PlayoutBoard::from_board(game.board(), Color::White);
         let mut scratch = value::ValueScratch::default();
         let mut owners = Vec::new();
@@ -1154,8 +1154,8 @@ mod tests {
             assert_eq!(candidate.score_lead, candidate.playout_lead);
         }
         assert_eq!(summary.score_lead, root_playout_lead(&playouts_alone));
-        // 7x7: not learned, so the playouts' lead even at share 1.
-        let small = Game::new(7, Rules::chinese(), 7.5);
+        // 5x5: not trusted, so the playouts' lead even at share 1.
+        let small = Game::new(5, Rules::chinese(), 7.5);
         let mut trusting = Search::new(with(100), 1, 4, 1 << 26);
         let summary = search_game(&mut trusting, &small, 200);
         assert_eq!(summary.score_lead, root_playout_lead(&trusting));

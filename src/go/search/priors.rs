@@ -529,13 +529,13 @@ mod tests {
             &mut model_priors,
         );
         assert_eq!(mixed, model_priors);
-        // No network for a size it was not trained for, nor with prior_network=0.
-        let small = PlayoutBoard::new(7);
+        // No network for a size it is not trusted on, nor with prior_network=0.
+        let small = PlayoutBoard::new(5);
         assert!(!compute_network_priors(
             &small,
             Color::Black,
             &params,
-            &PlayoutSettings::new(&params, 9, 7.5, None),
+            &PlayoutSettings::new(&params, 5, 7.5, None),
             &mut PriorScratch::default(),
             &[NO_POINT as u16],
             &mut priors,

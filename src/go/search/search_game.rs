@@ -163,8 +163,9 @@ mod tests {
     use super::*;
     use crate::go::rules::board::Board;
 
-    /// The value network judges the board sizes it learned (9x9, 13x13 and 19x19) and no other,
-    /// with a komi within 15 points either way; capture Go never.
+    /// The value network judges the board sizes it is trusted on (the shipped one learned
+    /// 9x9, 13x13 and 19x19: 7x7 to 19x19) and no other, with a komi within 15 points either
+    /// way; capture Go never.
     #[test]
     fn the_leaf_value_is_given_on_the_networks_board_sizes_only() {
         let params = SearchParams::default();
@@ -173,9 +174,13 @@ mod tests {
             (9, None, 7.5, true),
             (13, None, 7.5, true),
             (9, None, -15.0, true),
-            (7, None, 7.5, false),
+            (7, None, 7.5, true),
+            (5, None, 7.5, false),
+            (6, None, 7.5, false),
             (19, None, 7.5, true),
-            (11, None, 7.5, false),
+            (11, None, 7.5, true),
+            (16, None, 7.5, true),
+            (21, None, 7.5, false),
             (9, Some(1), 7.5, false),
             (13, Some(1), 7.5, false),
             (9, None, 40.5, false),

@@ -55,6 +55,11 @@ const EARLIER_MAGIC: &[u8; 8] = b"ISHIVAL4";
 const ONE_SIZE_MAGIC: &[u8; 8] = b"ISHIVAL3";
 const HEADER_BYTES: usize = 8 + 5 * 4;
 
+/// How many sizes below the smallest it learned the search still trusts a network: the
+/// shipped one, which learned 9x9 to 19x19, judges 7x7 held out far better than a constant
+/// (`models/README.md`).
+pub const TRUSTED_BELOW: usize = 2;
+
 /// The value network's dimensions: its trunk and the width of the head's hidden layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ValueShape {
@@ -272,7 +277,7 @@ impl BoardSizes {
 pub struct ValueNetwork {
     /// Its dimensions (the trunk's `board_size` is the largest of `sizes`).
     pub shape: ValueShape,
-    /// The board sizes it learned: the search trusts it there and nowhere else.
+    /// The board sizes it learned; the search trusts it on [`ValueNetwork::trusted_sizes`].
     pub sizes: BoardSizes,
     /// Every weight and bias, laid out as the module header says.
     pub parameters: Vec<f32>,
@@ -332,6 +337,22 @@ fn earlier_format(bytes: &[u8]) -> Result<([usize; 5], Vec<f32>), String> {
 }
 
 impl ValueNetwork {
+    /// The board sizes the search trusts it on: every size from [`TRUSTED_BELOW`] below the
+    /// smallest it learned (but not below 5) to the largest, so a network that learned 9x9,
+    /// 13x13 and 19x19 judges 7x7 to 19x19. Held out, the shipped network judges the sizes
+    /// between those it learned about as well as its neighbours (`models/README.md`).
+    pub fn trusted_sizes(&self) -> std::ops::RangeInclusive<usize> {
+        let learned = self.sizes.list();
+        match (learned.first(), learned.last()) {
+            (Some(&smallest), Some(&largest)) => {
+                smallest.saturating_sub(TRUSTED_BELOW).max(5).min(smallest)..=largest
+            }
+            // No size learned (a file refuses that): none trusted.
+            #[allow(clippy::reversed_empty_ranges)]
+            _ => 1..=0,
+        }
+    }
+
     /// The file's bytes: a [`WeightFile`] of the kind [`KIND`] (see the module header).
     pub fn to_bytes(&self) -> Vec<u8> {
         let trunk = self.shape.trunk;
@@ -543,13 +564,14 @@ pub fn shipped() -> Option<&'static ValueNetwork> {
 }
 
 /// The network in use when it judges a position of a `size` board at `komi` (`None` in
-/// capture Go, `capture`): only on the board sizes it learned and with the komi plane within
-/// -1..1 ([`KOMI_SCALE`] points either way), where its judgement is measured.
+/// capture Go, `capture`): only on the sizes it is trusted on
+/// ([`ValueNetwork::trusted_sizes`]) and with the komi plane within -1..1 ([`KOMI_SCALE`]
+/// points either way), where its judgement is measured.
 pub fn judging(size: usize, komi: f64, capture: bool) -> Option<&'static ValueNetwork> {
     if capture || komi.abs() > f64::from(KOMI_SCALE) {
         return None;
     }
-    shipped().filter(|network| network.sizes.contains(size))
+    shipped().filter(|network| network.trusted_sizes().contains(&size))
 }
 
 #[cfg(test)]
@@ -671,6 +693,18 @@ mod tests {
         let read = ValueNetwork::from_bytes(&several.to_bytes()).unwrap();
         assert_eq!(read, several);
         assert!(read.sizes.contains(13) && !read.sizes.contains(11));
+        // Trusted from two below the smallest size learned (never below 5) to the largest.
+        assert_eq!(read.trusted_sizes(), 7..=19);
+        for (learned, trusted) in [
+            (&[5][..], 5..=5),
+            (&[6, 9], 5..=9),
+            (&[3], 3..=3),
+            (&[13], 11..=13),
+        ] {
+            let mut other = network.clone();
+            other.sizes = BoardSizes::of(learned);
+            assert_eq!(other.trusted_sizes(), trusted, "{learned:?}");
+        }
         let file = WeightFile::from_bytes(&bytes, KIND).unwrap();
         let edited = |edit: &dyn Fn(&mut WeightFile)| {
             let mut file = file.clone();
