@@ -144,7 +144,7 @@ search_params! {
     prior_network_share: u32 = 100,
     /// The value network's share, in percent, of the result a leaf backs up: the rest comes
     /// from its playout (AlphaGo's λ mixing); 0 runs playouts alone. Games without a value
-    /// network (Go on a board size its network was not trained on, or with the capture
+    /// network (Go on a board size its network is not trusted on, or with the capture
     /// rules) always back up the playout. 50 won 72 of 100 9x9 games at equal think time.
     value_weight: u32 = 50,
     /// Visits a leaf needs (this one counted) before the value network judges its position:

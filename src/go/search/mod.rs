@@ -1093,7 +1093,7 @@ mod tests {
     /// The ownership and score leads a search reports mix the value network's in at the
     /// value share: at share 1 they are the network's own, point by point (black's view,
     /// the network read from the side to move) and move by move; at share 0 the playouts'
-    /// alone; on a board size the network did not learn, the playouts' whatever the share.
+    /// alone; on a board size the network is not trusted on, the playouts' whatever the share.
     #[test]
     fn the_reported_ownership_and_leads_mix_in_the_networks() {
         let mut game = crate::go::endgame::game_from_diagram(

@@ -311,7 +311,7 @@ fn add_probability_priors(
 /// The priors of `points` from the policy network (with the hand-made tactics when the
 /// move model takes them), for nodes that earned an evaluation. False, with `priors`
 /// unspecified, when no network applies: none shipped, `prior_network=0`, priors off, or a
-/// board size the network was not trained for.
+/// board size the network is not trusted on.
 pub fn compute_network_priors(
     board: &PlayoutBoard,
     color: Color,

@@ -1,9 +1,9 @@
 //! Go as a [`SearchGame`]: the playout board with its light or heavy playouts, the priors
 //! of new children (refined by the policy network in nodes that earn it), the capture-Go
 //! target, area ownership, and the value network's judgement ([`judge`]: win, lead and
-//! ownership, on the board sizes the network learned and never in capture Go, which the leaf
-//! values and the reported leads and ownership share). Knows the
-//! playout board, playouts, priors and the value network; nothing of the tree.
+//! ownership, on the board sizes the network is trusted on and never in capture Go, which
+//! the leaf values and the reported leads and ownership share). Knows the playout board,
+//! playouts, priors and the value network; nothing of the tree.
 
 use crate::color::Color;
 use crate::go::search::board::{PlayoutBoard, BLACK, CAPACITY, EMPTY, NO_POINT, WHITE};
@@ -19,7 +19,7 @@ use crate::search::random::Random;
 /// The value network's judgement of `board` with `player` to move under `settings` (and,
 /// with `ownership`, each point's expected owner from `player`'s view, in the network's
 /// order: row by row from the bottom-left); `None` in capture Go, on a board size the
-/// network did not learn, and with a komi beyond [`value::KOMI_SCALE`] points either way
+/// network is not trusted on, and with a komi beyond [`value::KOMI_SCALE`] points either way
 /// (its komi plane outside -1..1: the teacher's games never go there, and a komi of 40
 /// read as a close game lost a won territory finish), where its judgement is not measured.
 pub fn judge(

@@ -338,14 +338,15 @@ fn earlier_format(bytes: &[u8]) -> Result<([usize; 5], Vec<f32>), String> {
 
 impl ValueNetwork {
     /// The board sizes the search trusts it on: every size from [`TRUSTED_BELOW`] below the
-    /// smallest it learned (but not below 5) to the largest, so a network that learned 9x9,
-    /// 13x13 and 19x19 judges 7x7 to 19x19. Held out, the shipped network judges the sizes
+    /// smallest it learned to the largest, but below 7x7 (a different game, where the search
+    /// reads far) only the sizes it learned, so a network that learned 9x9, 13x13 and 19x19
+    /// judges 7x7 to 19x19. Held out, the shipped network judges the sizes
     /// between those it learned about as well as its neighbours (`models/README.md`).
     pub fn trusted_sizes(&self) -> std::ops::RangeInclusive<usize> {
         let learned = self.sizes.list();
         match (learned.first(), learned.last()) {
             (Some(&smallest), Some(&largest)) => {
-                smallest.saturating_sub(TRUSTED_BELOW).max(5).min(smallest)..=largest
+                smallest.saturating_sub(TRUSTED_BELOW).max(7).min(smallest)..=largest
             }
             // No size learned (a file refuses that): none trusted.
             #[allow(clippy::reversed_empty_ranges)]
@@ -693,11 +694,13 @@ mod tests {
         let read = ValueNetwork::from_bytes(&several.to_bytes()).unwrap();
         assert_eq!(read, several);
         assert!(read.sizes.contains(13) && !read.sizes.contains(11));
-        // Trusted from two below the smallest size learned (never below 5) to the largest.
+        // Trusted from two below the smallest size learned (never below 7 unless learned) to the
+        // largest.
         assert_eq!(read.trusted_sizes(), 7..=19);
         for (learned, trusted) in [
             (&[5][..], 5..=5),
-            (&[6, 9], 5..=9),
+            (&[6, 9], 6..=9),
+            (&[8, 9], 7..=9),
             (&[3], 3..=3),
             (&[13], 11..=13),
         ] {
