@@ -566,23 +566,37 @@ unsafe fn wide_multiply_adds(rounds: u64) -> f32 {
 mod tests {
     use super::*;
 
-    /// The measured peak is plausible: a clock between 0.3 and 8 GHz and between 2 and 128
-    /// single-precision operations a cycle (the multiply-adds' chains were not optimised
-    /// away). The true peak is at most 64 (two 16-wide FMA units), but the clock and the rate
-    /// are measured one after the other, and on a machine busy with other jobs the clock can
-    /// read low against the rate: 67.6 was seen with a match and the teacher on both cores.
+    /// The measured peak is plausible: a clock between 0.3 and 8 GHz and between 2 and 64
+    /// single-precision operations a cycle (the multiply-adds' chains were not optimised away).
+    /// The clock and the rates are measured one after the other, so on a machine busy with
+    /// other jobs one of them can be slowed alone (0.77 GHz against a full rate was seen with
+    /// a match and the teacher on both cores): the test measures up to ten times and fails
+    /// only when no measurement is plausible.
     #[test]
     fn the_peak_measures_a_plausible_clock_and_rate() {
-        let Some(peak) = measure_peak(0.05) else {
-            return;
+        let plausible = |peak: &Peak| {
+            let per_cycle = peak.core_rate / peak.clock;
+            (0.3e9..8e9).contains(&peak.clock)
+                && (2.0..64.0).contains(&per_cycle)
+                && peak
+                    .wide_core_rate
+                    .is_none_or(|wide| (2.0..128.0).contains(&(wide / peak.clock)))
         };
-        assert!((0.3e9..8e9).contains(&peak.clock), "{peak:?}");
-        let per_cycle = peak.core_rate / peak.clock;
-        eprintln!("{peak:?}: {per_cycle:.1} operations a cycle");
-        if let Some(wide) = peak.wide_core_rate {
-            assert!((2.0..128.0).contains(&(wide / peak.clock)), "{peak:?}");
+        let mut last = None;
+        for _ in 0..10 {
+            let Some(peak) = measure_peak(0.05) else {
+                return;
+            };
+            eprintln!(
+                "{peak:?}: {:.1} operations a cycle",
+                peak.core_rate / peak.clock
+            );
+            if plausible(&peak) {
+                return;
+            }
+            last = Some(peak);
         }
-        assert!((2.0..128.0).contains(&per_cycle), "{peak:?}");
+        panic!("no plausible measurement in ten: the last {last:?}");
     }
 
     /// The deterministic signature with the shipped move model, policy and value networks in the
