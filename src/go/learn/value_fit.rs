@@ -438,7 +438,7 @@ pub fn train(
             inputs: VALUE_PLANES,
             channels: options.channels,
             blocks: options.blocks,
-            board_size: sizes.list().last().copied().unwrap_or(0),
+            board_size: sizes.largest().unwrap_or(0),
         },
         hidden,
     };

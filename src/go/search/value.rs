@@ -56,8 +56,8 @@ const ONE_SIZE_MAGIC: &[u8; 8] = b"ISHIVAL3";
 const HEADER_BYTES: usize = 8 + 5 * 4;
 
 /// How many sizes below the smallest it learned the search still trusts a network: the
-/// shipped one, which learned 9x9 to 19x19, judges 7x7 held out far better than a constant
-/// (`models/README.md`).
+/// shipped one, which learned 9x9, 13x13 and 19x19, judges 7x7 held out far better than a
+/// constant (`models/README.md`).
 pub const TRUSTED_BELOW: usize = 2;
 
 /// The value network's dimensions: its trunk and the width of the head's hidden layer.
@@ -266,6 +266,16 @@ impl BoardSizes {
         size < 32 && self.0 & (1 << size) != 0
     }
 
+    /// The smallest size in the set (`None` when empty); a bit scan, no allocation.
+    pub fn smallest(self) -> Option<usize> {
+        (self.0 != 0).then(|| self.0.trailing_zeros() as usize)
+    }
+
+    /// The largest size in the set (`None` when empty); a bit scan, no allocation.
+    pub fn largest(self) -> Option<usize> {
+        (self.0 != 0).then(|| 31 - self.0.leading_zeros() as usize)
+    }
+
     /// The sizes, smallest first.
     pub fn list(self) -> Vec<usize> {
         (2..=25).filter(|&size| self.contains(size)).collect()
@@ -342,10 +352,10 @@ impl ValueNetwork {
     /// reads far) only the sizes it learned, so a network that learned 9x9, 13x13 and 19x19
     /// judges 7x7 to 19x19. Held out, the shipped network judges the sizes
     /// between those it learned about as well as its neighbours (`models/README.md`).
+    /// Called for every leaf the network judges, so it scans the mask's bits.
     pub fn trusted_sizes(&self) -> std::ops::RangeInclusive<usize> {
-        let learned = self.sizes.list();
-        match (learned.first(), learned.last()) {
-            (Some(&smallest), Some(&largest)) => {
+        match (self.sizes.smallest(), self.sizes.largest()) {
+            (Some(smallest), Some(largest)) => {
                 smallest.saturating_sub(TRUSTED_BELOW).max(7).min(smallest)..=largest
             }
             // No size learned (a file refuses that): none trusted.
@@ -401,7 +411,7 @@ impl ValueNetwork {
                 inputs,
                 channels,
                 blocks,
-                board_size: sizes.list().last().copied().unwrap_or(0),
+                board_size: sizes.largest().unwrap_or(0),
             },
             hidden,
         };
@@ -697,6 +707,10 @@ mod tests {
         // Trusted from two below the smallest size learned (never below 7 unless learned) to the
         // largest.
         assert_eq!(read.trusted_sizes(), 7..=19);
+        assert_eq!(
+            (BoardSizes(0).smallest(), BoardSizes(0).largest()),
+            (None, None)
+        );
         for (learned, trusted) in [
             (&[5][..], 5..=5),
             (&[6, 9], 6..=9),
@@ -707,6 +721,8 @@ mod tests {
             let mut other = network.clone();
             other.sizes = BoardSizes::of(learned);
             assert_eq!(other.trusted_sizes(), trusted, "{learned:?}");
+            assert_eq!(other.sizes.smallest(), learned.first().copied());
+            assert_eq!(other.sizes.largest(), learned.last().copied());
         }
         let file = WeightFile::from_bytes(&bytes, KIND).unwrap();
         let edited = |edit: &dyn Fn(&mut WeightFile)| {
