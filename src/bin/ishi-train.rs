@@ -123,8 +123,9 @@ struct Arguments {
     /// Measure this value network on the held-out positions instead of training.
     #[arg(long)]
     evaluate_value_network: Option<PathBuf>,
-    /// Start the value network's training from this network's weights (its channels,
-    /// blocks and hidden units must be the ones asked for) instead of random ones.
+    /// Start the value network's training from this network's weights instead of random
+    /// ones: the same hidden units, and no more channels or blocks than asked for (a
+    /// smaller network grows into the shape asked for, judging as it did).
     #[arg(long)]
     start_from: Option<PathBuf>,
     /// After every epoch of the value network's training, write that epoch's network here
@@ -675,6 +676,17 @@ fn run_value_network(
         (None, Some(path)) => Some(read_value_network(path)?),
         (None, None) => None,
     };
+    if let (None, Some(start)) = (&resume, &start) {
+        let trunk = start.shape.trunk;
+        if (trunk.blocks, trunk.channels) != (arguments.network_blocks, arguments.network_channels)
+        {
+            say(&format!(
+                "growing the starting network from {} blocks of {} channels to {} of {} (it \
+                 judges as before; the new channels and blocks start silent)",
+                trunk.blocks, trunk.channels, arguments.network_blocks, arguments.network_channels
+            ));
+        }
+    }
     let samples: Vec<(usize, Vec<ValueSample>)> = sizes
         .iter()
         .map(|&size| (size, value_samples(training, size)))

@@ -230,6 +230,67 @@ pub(crate) fn initial_trunk_parameters(
     }
 }
 
+/// Whether a trunk of `smaller`'s shape can grow into one of `larger`'s with
+/// [`grow_trunk`]: the same input planes, no fewer channels and no fewer blocks.
+pub fn can_grow(smaller: &Shape, larger: &Shape) -> bool {
+    smaller.inputs == larger.inputs
+        && smaller.channels <= larger.channels
+        && smaller.blocks <= larger.blocks
+}
+
+/// Grows a trained trunk (`smaller`, its `smaller_parameters`) into a wider and deeper one
+/// that computes the same thing on the old channels (function-preserving growth: Net2Net,
+/// Chen, Goodfellow and Shlens, arXiv 1511.05641). `larger_parameters` holds a fresh
+/// initialisation of `larger` ([`initial_trunk_parameters`]) and receives:
+/// - in every old convolution, the old weights and biases on the old channels, zero weights
+///   from the new input channels into the old outputs, and the new outputs left as
+///   initialised (random weights from every input), so the new channels carry signals from
+///   the first step while nothing reads them yet;
+/// - the new blocks after the old ones, their first convolution as initialised and their
+///   second one writing zero into the old channels: with the residual added before the
+///   rectifier and the trunk already rectified, such a block passes the old channels through.
+///
+/// The heads must then read the new channels with zero weights (the game's heads know
+/// their layout); training learns those weights, through which the rest learns. Panics when
+/// [`can_grow`] says no.
+pub fn grow_trunk(
+    smaller: &Shape,
+    smaller_parameters: &[f32],
+    larger: &Shape,
+    larger_parameters: &mut [f32],
+) {
+    assert!(
+        can_grow(smaller, larger),
+        "{smaller:?} cannot grow into {larger:?}"
+    );
+    let old_layers = smaller.convolutions();
+    let new_layers = larger.convolutions();
+    for (old, new) in old_layers.iter().zip(&new_layers) {
+        for offset in 0..9 {
+            for input in 0..new.inputs {
+                let row = new.weights + (offset * new.inputs + input) * new.outputs;
+                let target = &mut larger_parameters[row..row + old.outputs];
+                if input < old.inputs {
+                    let from = old.weights + (offset * old.inputs + input) * old.outputs;
+                    target.copy_from_slice(&smaller_parameters[from..from + old.outputs]);
+                } else {
+                    target.fill(0.0);
+                }
+            }
+        }
+        larger_parameters[new.biases..new.biases + old.outputs]
+            .copy_from_slice(&smaller_parameters[old.biases..old.biases + old.outputs]);
+    }
+    for block in smaller.blocks..larger.blocks {
+        let second = new_layers[2 + 2 * block];
+        for row in 0..9 * second.inputs {
+            let start = second.weights + row * second.outputs;
+            larger_parameters[start..start + smaller.channels].fill(0.0);
+        }
+        larger_parameters[second.biases..second.biases + smaller.channels].fill(0.0);
+    }
+}
+
 /// A shard's buffers, as the shared training loop sees them: where its computation leaves
 /// the summed loss and the gradient.
 pub(crate) trait ShardResult: Default + Send {
@@ -614,5 +675,80 @@ mod tests {
         let sizes: Vec<usize> = seen.iter().map(|(size, _)| *size).collect();
         let changes = sizes.windows(2).filter(|pair| pair[0] != pair[1]).count();
         assert!(changes > 3, "{sizes:?}");
+    }
+
+    /// A grown trunk computes the smaller one's output on the old channels (and a trunk
+    /// grown into its own shape is itself); the shapes that cannot grow are refused.
+    #[test]
+    fn a_grown_trunk_computes_what_the_smaller_one_did() {
+        use crate::nn::forward::forward_trunk;
+        use crate::nn::layout::neighbour_table;
+        let smaller = Shape {
+            inputs: 5,
+            channels: 4,
+            blocks: 2,
+            board_size: 5,
+        };
+        let mut random = SmallRng::seed_from_u64(7);
+        let mut old = vec![0.0; smaller.head()];
+        initial_trunk_parameters(&smaller, &mut random, &mut old);
+        // Trained biases are not zero: give the old ones some.
+        for layer in smaller.convolutions() {
+            for bias in &mut old[layer.biases..layer.biases + layer.outputs] {
+                *bias = random.gen_range(-0.2..0.2);
+            }
+        }
+        let points = 25;
+        let table = neighbour_table(5);
+        let input: Vec<f32> = (0..2 * points * smaller.inputs)
+            .map(|_| random.gen_range(0.0..1.0))
+            .collect();
+        let mut activations = Activations::default();
+        forward_trunk(&smaller, &old, &input, points, &table, &mut activations);
+        let expected = activations.trunk[smaller.blocks].clone();
+        for (channels, blocks) in [(4, 2), (6, 2), (4, 3), (7, 4)] {
+            let larger = Shape {
+                channels,
+                blocks,
+                ..smaller
+            };
+            assert!(can_grow(&smaller, &larger));
+            let mut grown = vec![0.0; larger.head()];
+            initial_trunk_parameters(&larger, &mut random, &mut grown);
+            grow_trunk(&smaller, &old, &larger, &mut grown);
+            if larger == smaller {
+                assert_eq!(grown, old);
+            }
+            forward_trunk(&larger, &grown, &input, points, &table, &mut activations);
+            let output = &activations.trunk[larger.blocks];
+            let mut new_channels_carry_signal = false;
+            for (row, old_row) in output.chunks_exact(channels).zip(expected.chunks_exact(4)) {
+                for (value, old_value) in row.iter().zip(old_row) {
+                    assert!(
+                        (value - old_value).abs() < 1e-5,
+                        "{value} against {old_value}"
+                    );
+                }
+                new_channels_carry_signal |= row[4..].iter().any(|&value| value > 0.0);
+            }
+            assert_eq!(new_channels_carry_signal, channels > 4);
+        }
+        let refused = [
+            Shape {
+                channels: 3,
+                ..smaller
+            },
+            Shape {
+                blocks: 1,
+                ..smaller
+            },
+            Shape {
+                inputs: 6,
+                ..smaller
+            },
+        ];
+        for larger in refused {
+            assert!(!can_grow(&smaller, &larger));
+        }
     }
 }

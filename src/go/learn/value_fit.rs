@@ -23,8 +23,8 @@ use crate::nn::forward::{forward_trunk, Activations};
 use crate::nn::head::{point_backward, pooled_backward};
 use crate::nn::layout::{neighbour_table, Shape};
 use crate::nn::train::{
-    fit_network, initial_trunk_parameters, trunk_backward, NetworkOptions, ShardResult, SizeGroup,
-    TrainingState, TrunkBuffers,
+    can_grow, fit_network, grow_trunk, initial_trunk_parameters, trunk_backward, NetworkOptions,
+    ShardResult, SizeGroup, TrainingState, TrunkBuffers,
 };
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -405,6 +405,65 @@ fn initial_parameters(shape: &ValueShape, random: &mut SmallRng) -> Vec<f32> {
     parameters
 }
 
+/// Puts `start`'s parameters into `parameters`, a fresh initialisation of `shape`: a copy
+/// when the shapes agree; when `shape` has more channels or blocks, the trunk grown as
+/// [`grow_trunk`] says and the heads reading the new channels with zero weights, so the
+/// grown network judges every position as `start` did and training goes on from there.
+///
+/// # Errors
+/// `shape` has fewer channels or blocks than `start`, or another head width.
+pub fn grow(
+    start: &ValueNetwork,
+    shape: &ValueShape,
+    parameters: &mut [f32],
+) -> Result<(), String> {
+    let (old, new) = (&start.shape, shape);
+    if old.hidden != new.hidden || !can_grow(&old.trunk, &new.trunk) {
+        return Err(format!(
+            "the starting network ({} blocks of {} channels, {} head units) cannot grow into \
+             the one asked for ({} blocks of {} channels, {} head units)",
+            old.trunk.blocks,
+            old.trunk.channels,
+            old.hidden,
+            new.trunk.blocks,
+            new.trunk.channels,
+            new.hidden
+        ));
+    }
+    grow_trunk(&old.trunk, &start.parameters, &new.trunk, parameters);
+    let (from, to) = (old.head(), new.head());
+    let (old_channels, new_channels) = (old.trunk.channels, new.trunk.channels);
+    // The pooled features: each channel's mean, then each channel's maximum.
+    parameters[to.hidden_weights..to.hidden_biases].fill(0.0);
+    for feature in 0..from.features {
+        let (pool, channel) = (feature / old_channels, feature % old_channels);
+        let target = to.hidden_weights + (pool * new_channels + channel) * to.hidden;
+        let source = from.hidden_weights + feature * from.hidden;
+        parameters[target..target + to.hidden]
+            .copy_from_slice(&start.parameters[source..source + from.hidden]);
+    }
+    let same_width = [
+        (from.hidden_biases, to.hidden_biases, from.hidden),
+        (from.output_weights, to.output_weights, from.hidden + 1),
+        (from.score_weights, to.score_weights, from.hidden + 1),
+        (from.pass_weights, to.pass_weights, from.hidden + 1),
+    ];
+    for (source, target, length) in same_width {
+        parameters[target..target + length]
+            .copy_from_slice(&start.parameters[source..source + length]);
+    }
+    for (source, target) in [
+        (from.ownership_weights, to.ownership_weights),
+        (from.policy_weights, to.policy_weights),
+    ] {
+        parameters[target..target + new_channels + 1].fill(0.0);
+        parameters[target..target + old_channels]
+            .copy_from_slice(&start.parameters[source..source + old_channels]);
+        parameters[target + new_channels] = start.parameters[source + old_channels];
+    }
+    Ok(())
+}
+
 impl ShardResult for Workspace {
     fn result(&mut self) -> (&mut f64, &mut Vec<f32>) {
         (&mut self.loss, &mut self.gradient)
@@ -449,17 +508,7 @@ pub fn train(
     let mut random = SmallRng::seed_from_u64(options.seed);
     let mut parameters = initial_parameters(&shape, &mut random);
     if let Some(start) = start {
-        let same = |first: &ValueShape, second: &ValueShape| {
-            (first.trunk.channels, first.trunk.blocks, first.hidden)
-                == (second.trunk.channels, second.trunk.blocks, second.hidden)
-        };
-        if !same(&start.shape, &shape) {
-            return Err(format!(
-                "the starting network's shape {:?} is not the one asked for {:?}",
-                start.shape, shape
-            ));
-        }
-        parameters.copy_from_slice(&start.parameters);
+        grow(start, &shape, &mut parameters)?;
     }
     fit_network(
         groups,
@@ -1168,7 +1217,7 @@ mod tests {
         assert!(last < first, "loss {first} -> {last}");
         assert_eq!(network.sizes.list(), vec![5]);
         // Training again from the trained weights starts where the first run ended, not
-        // where a fresh one starts; a starting network of another shape is refused.
+        // where a fresh one starts; a starting network that is wider is refused.
         let again = NetworkOptions {
             epochs: 1,
             learning_rate: 1e-4,
@@ -1191,7 +1240,7 @@ mod tests {
             (resumed - last).abs() < 0.25 * (first - last),
             "fresh {first}, trained {last}, resumed {resumed}"
         );
-        let wider = NetworkOptions {
+        let narrower = NetworkOptions {
             channels: 16,
             ..again
         };
@@ -1199,13 +1248,49 @@ mod tests {
             &groups,
             8,
             AUXILIARY,
-            &wider,
+            &narrower,
             Some(&network),
             None,
             |_, _, _, _| {}
         )
         .is_err());
         let predictions = predict(&network, &samples, 5);
+        // Grown wider and deeper, the network predicts what it did (to rounding), so
+        // training a grown network starts where the smaller one ended.
+        let larger = ValueShape {
+            trunk: Shape {
+                channels: 64,
+                blocks: 3,
+                ..network.shape.trunk
+            },
+            hidden: 8,
+        };
+        let mut parameters = initial_parameters(&larger, &mut SmallRng::seed_from_u64(3));
+        grow(&network, &larger, &mut parameters).expect("a larger shape");
+        let grown = ValueNetwork {
+            shape: larger,
+            sizes: network.sizes,
+            parameters,
+        };
+        for (old, new) in predictions.iter().zip(predict(&grown, &samples, 5)) {
+            assert!((old.win - new.win).abs() < 1e-4, "{old:?} against {new:?}");
+            assert!(
+                (old.lead - new.lead).abs() < 1e-3,
+                "{old:?} against {new:?}"
+            );
+            for (old, new) in old.ownership.iter().zip(&new.ownership) {
+                assert!((old - new).abs() < 1e-4);
+            }
+            for (old, new) in old.policy.iter().zip(&new.policy) {
+                assert!((old - new).abs() < 1e-4);
+            }
+        }
+        let other_head = ValueShape {
+            hidden: 9,
+            ..larger
+        };
+        let mut parameters = initial_parameters(&other_head, &mut SmallRng::seed_from_u64(3));
+        assert!(grow(&network, &other_head, &mut parameters).is_err());
         let figures = evaluate_value(&predictions, &samples);
         assert!(
             figures.cross_entropy - figures.teacher_entropy < 0.05,
