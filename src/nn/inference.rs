@@ -9,8 +9,9 @@
 //! the loop has no branch. Where the processor has AVX-512 (checked at run time) a point's 32
 //! sums are two 16-lane registers and [`WIDE_GROUP`] points are summed together; else where
 //! it has AVX2 and FMA the same code is compiled for them, with fused multiply-adds; elsewhere
-//! it runs with the baseline instructions. Other widths go through the training's forward
-//! pass.
+//! it runs with the baseline instructions. A width that is a multiple of 32 runs as that many
+//! passes of 32 outputs each (each pass reads the input rows again); other widths go
+//! through the training's forward pass.
 //!
 //! The sums are taken in another order than the matrix product's, so the logits agree with
 //! training's to rounding (about 1e-6 relative), not to the last bit.
@@ -69,7 +70,7 @@ pub fn logits(
     inference: &mut Inference,
     logits: &mut Vec<f32>,
 ) {
-    if shape.channels != WIDTH {
+    if shape.channels % WIDTH != 0 {
         forward(
             shape,
             parameters,
@@ -84,10 +85,10 @@ pub fn logits(
     }
     let top = trunk(shape, parameters, input, points, table, inference);
     let head = shape.head();
-    let head_weights = &parameters[head..head + WIDTH];
-    let head_bias = parameters[head + WIDTH];
+    let head_weights = &parameters[head..head + shape.channels];
+    let head_bias = parameters[head + shape.channels];
     logits.clear();
-    logits.extend(top.chunks_exact(WIDTH).map(|row| {
+    logits.extend(top.chunks_exact(shape.channels).map(|row| {
         row.iter()
             .zip(head_weights)
             .map(|(value, weight)| value * weight)
@@ -97,8 +98,8 @@ pub fn logits(
 }
 
 /// The trunk's output (stem and residual blocks) for one position, `[point][channel]`: what
-/// every head reads. Summed directly over the neighbours for the kernel's width, else by the
-/// training's forward pass.
+/// every head reads. Summed directly over the neighbours for a multiple of the kernel's
+/// width, else by the training's forward pass.
 pub fn trunk<'a>(
     shape: &Shape,
     parameters: &[f32],
@@ -107,7 +108,7 @@ pub fn trunk<'a>(
     table: &[u16],
     inference: &'a mut Inference,
 ) -> &'a [f32] {
-    if shape.channels != WIDTH {
+    if shape.channels % WIDTH != 0 {
         forward_trunk(
             shape,
             parameters,
@@ -123,7 +124,8 @@ pub fn trunk<'a>(
         inference.neighbours_points = points;
         inference.neighbours_size = table.len();
     }
-    let rows = (points + 1) * WIDTH;
+    let channels = shape.channels;
+    let rows = (points + 1) * channels;
     for buffer in [
         &mut inference.trunk,
         &mut inference.inner,
@@ -143,23 +145,28 @@ pub fn trunk<'a>(
                from: &[f32],
                to: &mut [f32],
                residual: Option<&[f32]>| {
-        let weights = &parameters[layer.weights..layer.weights + 9 * layer.inputs * WIDTH];
-        let biases: &[f32; WIDTH] = parameters[layer.biases..layer.biases + WIDTH]
-            .try_into()
-            .expect("the width is checked");
-        let operands = Operands {
-            weights,
-            biases,
-            inputs: layer.inputs,
-            input: from,
-            neighbours,
-        };
-        convolve(
-            operands,
-            points,
-            &mut to[..points * WIDTH],
-            residual.map(|residual| &residual[..points * WIDTH]),
-        );
+        let weights = &parameters[layer.weights..layer.weights + 9 * layer.inputs * channels];
+        for column in 0..channels / WIDTH {
+            let start = layer.biases + column * WIDTH;
+            let biases: &[f32; WIDTH] = parameters[start..start + WIDTH]
+                .try_into()
+                .expect("the width is checked");
+            let operands = Operands {
+                weights,
+                biases,
+                inputs: layer.inputs,
+                outputs: channels,
+                column,
+                input: from,
+                neighbours,
+            };
+            convolve(
+                operands,
+                points,
+                &mut to[..points * channels],
+                residual.map(|residual| &residual[..points * channels]),
+            );
+        }
     };
     run(layers[0], &inference.input, &mut inference.trunk, None);
     for block in 0..shape.blocks {
@@ -177,17 +184,20 @@ pub fn trunk<'a>(
         );
         std::mem::swap(&mut inference.trunk, &mut inference.next);
     }
-    &inference.trunk[..points * WIDTH]
+    &inference.trunk[..points * channels]
 }
 
-/// What a convolution reads: its weights `[offset][input][output]` and biases, the input
-/// rows `[point][input]` (`inputs` wide, a zero row after the last point) and each point's
-/// 9 neighbour rows.
+/// What one pass of a convolution reads: its weights `[offset][input][output]` (`outputs`
+/// wide, of which the pass sums the [`WIDTH`] from `column * WIDTH`) and those outputs'
+/// biases, the input rows `[point][input]` (`inputs` wide, a zero row after the last point)
+/// and each point's 9 neighbour rows.
 #[derive(Clone, Copy)]
 struct Operands<'a> {
     weights: &'a [f32],
     biases: &'a [f32; WIDTH],
     inputs: usize,
+    outputs: usize,
+    column: usize,
     input: &'a [f32],
     neighbours: &'a [u32],
 }
@@ -202,11 +212,12 @@ impl<'a> Operands<'a> {
         })
     }
 
-    /// The weights of neighbour `offset`: `[input][output]`.
+    /// The weights of neighbour `offset`: `[input][output]`, from the pass's first output
+    /// on (each input's row `outputs` apart, the pass reading [`WIDTH`] of it).
     #[inline(always)]
     fn offset_weights(&self, offset: usize) -> &'a [f32] {
-        let size = self.inputs * WIDTH;
-        &self.weights[offset * size..(offset + 1) * size]
+        let size = self.inputs * self.outputs;
+        &self.weights[offset * size + self.column * WIDTH..(offset + 1) * size]
     }
 }
 
@@ -221,20 +232,20 @@ macro_rules! convolve_groups {
         let mut first = 0;
         while first + $group <= $points {
             let sums = $sum::<$group>($operands, first);
-            finish(&sums, first, $output, $residual);
+            finish(&sums, first, $operands, $output, $residual);
             first += $group;
         }
         while first < $points {
             let sums = $sum::<1>($operands, first);
-            finish(&sums, first, $output, $residual);
+            finish(&sums, first, $operands, $output, $residual);
             first += 1;
         }
     }};
 }
 
-/// One rectified convolution with [`WIDTH`] outputs: `output[point] = max(0, biases +
-/// residual[point] + sum over the 9 neighbours q and inputs c of input[q][c] *
-/// weights[offset][c])`.
+/// One rectified convolution's [`WIDTH`] outputs from `column * WIDTH`: `output[point] =
+/// max(0, biases + residual[point] + sum over the 9 neighbours q and inputs c of input[q][c]
+/// * weights[offset][c])`, the output and residual rows `outputs` wide.
 fn convolve(operands: Operands, points: usize, output: &mut [f32], residual: Option<&[f32]>) {
     let Operands {
         weights,
@@ -243,9 +254,13 @@ fn convolve(operands: Operands, points: usize, output: &mut [f32], residual: Opt
         neighbours,
         ..
     } = operands;
-    assert!(weights.len() == 9 * inputs * WIDTH);
+    let Operands {
+        outputs, column, ..
+    } = operands;
+    assert!(weights.len() == 9 * inputs * outputs && (column + 1) * WIDTH <= outputs);
     assert!(input.len() == (points + 1) * inputs && neighbours.len() == 9 * points);
-    assert!(output.len() == points * WIDTH);
+    assert!(output.len() == points * outputs);
+    assert!(residual.is_none_or(|residual| residual.len() == points * outputs));
     assert!(neighbours.iter().all(|&row| row as usize <= points));
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx512f") {
@@ -317,8 +332,9 @@ unsafe fn sum_group_wide<const COUNT: usize>(
         let offset_weights = operands.offset_weights(offset).as_ptr();
         for channel in 0..inputs {
             // SAFETY (all pointer reads below): `channel < inputs`, each row holds `inputs`
-            // values and the offset's weights `inputs * WIDTH` (sliced just above).
-            let row_weights = offset_weights.add(channel * WIDTH);
+            // values, and the offset's weights from the pass's column hold `(inputs - 1) *
+            // outputs + WIDTH` (sliced just above, the column checked in `convolve`).
+            let row_weights = offset_weights.add(channel * operands.outputs);
             let low = _mm512_loadu_ps(row_weights);
             let high = _mm512_loadu_ps(row_weights.add(LANES));
             for member in 0..COUNT {
@@ -371,8 +387,9 @@ unsafe fn sum_group_fused<const COUNT: usize>(
         let offset_weights = operands.offset_weights(offset).as_ptr();
         for channel in 0..inputs {
             // SAFETY (all pointer reads below): `channel < inputs`, each row holds `inputs`
-            // values and the offset's weights `inputs * WIDTH` (sliced just above).
-            let row_weights = offset_weights.add(channel * WIDTH);
+            // values, and the offset's weights from the pass's column hold `(inputs - 1) *
+            // outputs + WIDTH` (sliced just above, the column checked in `convolve`).
+            let row_weights = offset_weights.add(channel * operands.outputs);
             let values: [__m256; COUNT] =
                 std::array::from_fn(|member| _mm256_broadcast_ss(&*rows[member].add(channel)));
             // The weights are read again for each point rather than held: the sums take
@@ -412,8 +429,11 @@ fn sum_group<const COUNT: usize>(operands: Operands, first: usize) -> [[f32; WID
     for offset in 0..9 {
         let rows = operands.rows::<COUNT>(first, offset);
         let offset_weights = operands.offset_weights(offset);
-        for (channel, row_weights) in offset_weights.chunks_exact(WIDTH).enumerate() {
-            let row_weights: &[f32; WIDTH] = row_weights.try_into().expect("exact chunks");
+        for channel in 0..operands.inputs {
+            let start = channel * operands.outputs;
+            let row_weights: &[f32; WIDTH] = offset_weights[start..start + WIDTH]
+                .try_into()
+                .expect("the width is sliced");
             for (sum, row) in sums.iter_mut().zip(rows) {
                 let value = row[channel];
                 for (total, weight) in sum.iter_mut().zip(row_weights) {
@@ -425,20 +445,22 @@ fn sum_group<const COUNT: usize>(operands: Operands, first: usize) -> [[f32; WID
     sums
 }
 
-/// Adds the residual, rectifies and stores the sums of the points from `first`.
+/// Adds the residual, rectifies and stores the sums of the points from `first` (in their
+/// rows `operands.outputs` wide, from the pass's column).
 #[inline(always)]
 fn finish<const COUNT: usize>(
     sums: &[[f32; WIDTH]; COUNT],
     first: usize,
+    operands: Operands,
     output: &mut [f32],
     residual: Option<&[f32]>,
 ) {
     for (member, sum) in sums.iter().enumerate() {
-        let point = first + member;
-        let out = &mut output[point * WIDTH..(point + 1) * WIDTH];
+        let start = (first + member) * operands.outputs + operands.column * WIDTH;
+        let out = &mut output[start..start + WIDTH];
         match residual {
             Some(residual) => {
-                let skip = &residual[point * WIDTH..(point + 1) * WIDTH];
+                let skip = &residual[start..start + WIDTH];
                 for ((value, total), skip) in out.iter_mut().zip(sum).zip(skip) {
                     *value = (total + skip).max(0.0);
                 }
@@ -493,52 +515,90 @@ mod tests {
 
     /// The baseline-instruction kernel (the one processors without AVX2 and FMA run) and the
     /// AVX2 one (run where AVX-512 is missing) give the sums of the dispatching one, with and
-    /// without a residual, for point counts that leave partial groups.
+    /// without a residual, for point counts that leave partial groups, at the kernel's width
+    /// and at twice it (two passes, one a column of outputs).
     #[test]
     fn baseline_kernel_matches_the_dispatching_one() {
         for size in [5, 9] {
-            compare_kernels(size);
+            for outputs in [WIDTH, 2 * WIDTH] {
+                compare_kernels(size, outputs);
+            }
         }
     }
 
-    fn compare_kernels(size: usize) {
+    fn compare_kernels(size: usize, outputs: usize) {
         let points = size * size;
         let inputs = 7;
         let table = neighbour_table(size);
         let neighbours = neighbour_rows(&table, points);
-        let weights = pseudo_random(9 * inputs * WIDTH, 3, 0.5);
-        let biases: [f32; WIDTH] = pseudo_random(WIDTH, 4, 0.2).try_into().unwrap();
+        let weights = pseudo_random(9 * inputs * outputs, 3, 0.5);
+        let all_biases = pseudo_random(outputs, 4, 0.2);
         let mut input = pseudo_random(points * inputs, 5, 2.0);
         input.resize((points + 1) * inputs, 0.0);
-        let skip = pseudo_random(points * WIDTH, 6, 1.0);
+        let skip = pseudo_random(points * outputs, 6, 1.0);
         for residual in [None, Some(&skip[..])] {
-            let mut dispatched = vec![0f32; points * WIDTH];
-            let mut baseline = vec![1f32; points * WIDTH];
-            let mut narrow = vec![2f32; points * WIDTH];
-            let operands = Operands {
-                weights: &weights,
-                biases: &biases,
-                inputs,
-                input: &input,
-                neighbours: &neighbours,
-            };
-            convolve(operands, points, &mut dispatched, residual);
-            convolve_with(operands, points, &mut baseline, residual);
-            convolve_narrow(operands, points, &mut narrow, residual);
+            let mut dispatched = vec![0f32; points * outputs];
+            let mut baseline = vec![1f32; points * outputs];
+            let mut narrow = vec![2f32; points * outputs];
+            for column in 0..outputs / WIDTH {
+                let biases: &[f32; WIDTH] = all_biases[column * WIDTH..(column + 1) * WIDTH]
+                    .try_into()
+                    .unwrap();
+                let operands = Operands {
+                    weights: &weights,
+                    biases,
+                    inputs,
+                    outputs,
+                    column,
+                    input: &input,
+                    neighbours: &neighbours,
+                };
+                convolve(operands, points, &mut dispatched, residual);
+                convolve_with(operands, points, &mut baseline, residual);
+                convolve_narrow(operands, points, &mut narrow, residual);
+            }
             assert!(dispatched.iter().any(|&value| value > 0.1));
             assert!(dispatched.contains(&0.0), "the rectifier cuts");
             for ((fast, plain), narrow) in dispatched.iter().zip(&baseline).zip(&narrow) {
                 assert!((fast - plain).abs() <= 1e-4, "{fast} against {plain}");
                 assert!((narrow - plain).abs() <= 1e-4, "{narrow} against {plain}");
             }
+            // A plainly written sum for one point and output of the last column.
+            let (point, output) = (size + 1, outputs - 3);
+            let mut total = all_biases[output];
+            for offset in 0..9 {
+                let row = neighbours[point * 9 + offset] as usize;
+                for channel in 0..inputs {
+                    total += input[row * inputs + channel]
+                        * weights[(offset * inputs + channel) * outputs + output];
+                }
+            }
+            if let Some(skip) = residual {
+                total += skip[point * outputs + output];
+            }
+            let plain = baseline[point * outputs + output];
+            assert!(
+                (total.max(0.0) - plain).abs() <= 1e-4,
+                "{total} against {plain}"
+            );
         }
     }
 
     /// The direct pass gives the training's logits to rounding, on boards whose point count
-    /// is and is not a multiple of the group, for the kernel's width and for another.
+    /// is and is not a multiple of the group, for the kernel's width, its multiples and
+    /// other widths.
     #[test]
     fn direct_logits_match_the_training_forward_pass() {
-        for (size, channels, blocks) in [(9, 32, 2), (5, 32, 1), (7, 8, 1), (2, 32, 1)] {
+        let cases = [
+            (9, 32, 2),
+            (5, 32, 1),
+            (7, 8, 1),
+            (2, 32, 1),
+            (9, 64, 2),
+            (5, 96, 1),
+            (7, 48, 1),
+        ];
+        for (size, channels, blocks) in cases {
             let shape = Shape {
                 inputs: INPUT_PLANES,
                 channels,
