@@ -70,7 +70,7 @@ pub fn logits(
     inference: &mut Inference,
     logits: &mut Vec<f32>,
 ) {
-    if shape.channels % WIDTH != 0 {
+    if !shape.channels.is_multiple_of(WIDTH) {
         forward(
             shape,
             parameters,
@@ -108,7 +108,7 @@ pub fn trunk<'a>(
     table: &[u16],
     inference: &'a mut Inference,
 ) -> &'a [f32] {
-    if shape.channels % WIDTH != 0 {
+    if !shape.channels.is_multiple_of(WIDTH) {
         forward_trunk(
             shape,
             parameters,
