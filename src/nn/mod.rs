@@ -7,7 +7,8 @@
 //! Read in order: `layout` (dimensions, where the parameters lie, the neighbour table),
 //! `forward` (the forward pass as training runs it: unfolding and matrix products, the
 //! activations kept), `inference` (the same trunk as the engine runs it: direct AVX-512,
-//! AVX2/FMA or portable kernels), `head` (the pooled head and the point head, forward and
+//! AVX2/FMA or portable kernels), `winograd` (the same trunk on a square board by Winograd's
+//! minimal filtering, fewer multiplications), `head` (the pooled head and the point head, forward and
 //! backward), `train` (the backward pass, AdamW, the shared training
 //! loop over size groups and symmetries), `file` (the versioned weight file that names a
 //! network's kind and dimensions). A game brings its input planes, its heads, their
@@ -22,3 +23,4 @@ pub mod head;
 pub mod inference;
 pub mod layout;
 pub mod train;
+pub mod winograd;

@@ -534,19 +534,11 @@ pub fn train(
             );
         },
         |epoch, loss, parameters, state| {
-            let network = ValueNetwork {
-                shape,
-                sizes,
-                parameters: parameters.to_vec(),
-            };
+            let network = ValueNetwork::new(shape, sizes, parameters.to_vec());
             report(epoch, loss, &network, state);
         },
     )?;
-    Ok(ValueNetwork {
-        shape,
-        sizes,
-        parameters,
-    })
+    Ok(ValueNetwork::new(shape, sizes, parameters))
 }
 
 /// What the network says of one sample, from the mover's view.
@@ -1267,11 +1259,7 @@ mod tests {
         };
         let mut parameters = initial_parameters(&larger, &mut SmallRng::seed_from_u64(3));
         grow(&network, &larger, &mut parameters).expect("a larger shape");
-        let grown = ValueNetwork {
-            shape: larger,
-            sizes: network.sizes,
-            parameters,
-        };
+        let grown = ValueNetwork::new(larger, network.sizes, parameters);
         for (old, new) in predictions.iter().zip(predict(&grown, &samples, 5)) {
             assert!((old.win - new.win).abs() < 1e-4, "{old:?} against {new:?}");
             assert!(

@@ -36,6 +36,8 @@ use crate::nn::file::{is_weight_file, WeightFile};
 use crate::nn::head::{self, pooled_forward, scalar_output, Pooled, PooledLayout};
 use crate::nn::inference::{self, Inference};
 use crate::nn::layout::{neighbour_table, Shape};
+use crate::nn::winograd::{self, Winograd, WinogradScratch};
+use std::sync::OnceLock;
 
 /// Input planes: the policy network's and the komi.
 pub const VALUE_PLANES: usize = INPUT_PLANES + 1;
@@ -283,14 +285,25 @@ impl BoardSizes {
 }
 
 /// A trained value network.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct ValueNetwork {
     /// Its dimensions (the trunk's `board_size` is the largest of `sizes`).
     pub shape: ValueShape,
     /// The board sizes it learned; the search trusts it on [`ValueNetwork::trusted_sizes`].
     pub sizes: BoardSizes,
-    /// Every weight and bias, laid out as the module header says.
+    /// Every weight and bias, laid out as the module header says (not to be changed once
+    /// the network has evaluated a position: the transformed weights are made from them
+    /// then).
     pub parameters: Vec<f32>,
+    /// The trunk's weights transformed for [`winograd::trunk`], made at the first
+    /// evaluation.
+    winograd: OnceLock<Winograd>,
+}
+
+impl PartialEq for ValueNetwork {
+    fn eq(&self, other: &ValueNetwork) -> bool {
+        (self.shape, self.sizes, &self.parameters) == (other.shape, other.sizes, &other.parameters)
+    }
 }
 
 /// Buffers of one evaluation, reused between evaluations.
@@ -308,6 +321,7 @@ struct TrunkScratch {
     table: Vec<u16>,
     table_size: usize,
     inference: Inference,
+    winograd: WinogradScratch,
 }
 
 /// The dimensions (inputs, channels, blocks, hidden, the sizes' mask) and the parameters of
@@ -347,6 +361,16 @@ fn earlier_format(bytes: &[u8]) -> Result<([usize; 5], Vec<f32>), String> {
 }
 
 impl ValueNetwork {
+    /// The network of `shape` that learned `sizes`, with `parameters`.
+    pub fn new(shape: ValueShape, sizes: BoardSizes, parameters: Vec<f32>) -> ValueNetwork {
+        ValueNetwork {
+            shape,
+            sizes,
+            parameters,
+            winograd: OnceLock::new(),
+        }
+    }
+
     /// The board sizes the search trusts it on: every size from [`TRUSTED_BELOW`] below the
     /// smallest it learned to the largest, but below 7x7 (a different game, where the search
     /// reads far) only the sizes it learned, so a network that learned 9x9, 13x13 and 19x19
@@ -439,11 +463,7 @@ impl ValueNetwork {
                 parameters.len()
             ));
         }
-        Ok(ValueNetwork {
-            shape,
-            sizes,
-            parameters,
-        })
+        Ok(ValueNetwork::new(shape, sizes, parameters))
     }
 
     /// The probability that `color`, to move on `board` with White's `komi`, wins.
@@ -498,8 +518,22 @@ impl ValueNetwork {
             scratch.table_size = size;
         }
         encode_value(board, color, komi, &mut scratch.planes);
+        let shape = &self.shape.trunk;
+        if winograd::runs(shape) {
+            let transformed = self
+                .winograd
+                .get_or_init(|| Winograd::new(shape, &self.parameters));
+            return winograd::trunk(
+                shape,
+                &self.parameters,
+                transformed,
+                &scratch.planes,
+                size,
+                &mut scratch.winograd,
+            );
+        }
         inference::trunk(
-            &self.shape.trunk,
+            shape,
             &self.parameters,
             &scratch.planes,
             size * size,
@@ -608,11 +642,7 @@ mod tests {
                 ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.2
             })
             .collect();
-        ValueNetwork {
-            shape,
-            sizes: BoardSizes::of(&[9]),
-            parameters,
-        }
+        ValueNetwork::new(shape, BoardSizes::of(&[9]), parameters)
     }
 
     /// Denormal floats cost Intel processors ten times and more; the shipped networks need
