@@ -305,7 +305,8 @@ pub fn bench_report(threads: usize, scale: f64, rounds: usize) -> String {
 
 /// Evaluations per second of the shipped policy and value networks on one thread, per board
 /// size, on a position a seeded light playout reaches after a quarter of the board's points,
-/// with the convolutions' arithmetic rate (two operations per multiply-add).
+/// with the convolutions' arithmetic rate (two operations per multiply-add; with the
+/// Winograd trunk, the multiply-adds of its products, 16 for each 2x2 tile).
 pub fn network_lines(scale: f64) -> Vec<String> {
     let mut lines = Vec::new();
     let peak = measure_peak(scale);
@@ -387,13 +388,26 @@ pub fn network_lines(scale: f64) -> Vec<String> {
             });
             let together =
                 (threads * evaluations) as f64 / started.elapsed().as_secs_f64().max(1e-9);
+            // The multiply-adds the trunk makes: the direct sum's 9 a point, or Winograd's 16
+            // a tile of 2x2 points (transforms left out).
+            let winograd = crate::nn::winograd::runs(&network.shape.trunk);
+            let per_pair = if winograd {
+                16 * size.div_ceil(2).pow(2)
+            } else {
+                9 * points
+            };
             let operations: usize = network
                 .shape
                 .trunk
                 .convolutions()
                 .iter()
-                .map(|layer| 2 * 9 * layer.inputs * layer.outputs * points)
+                .map(|layer| 2 * layer.inputs * layer.outputs * per_pair)
                 .sum();
+            let kind = if winograd {
+                "the Winograd products"
+            } else {
+                "the convolutions"
+            };
             let rate = operations as f64 * evaluations as f64 / seconds;
             let share = peak.as_ref().map_or(String::new(), |peak| {
                 let wide = peak.wide_core_rate.map_or(String::new(), |wide| {
@@ -406,7 +420,7 @@ pub fn network_lines(scale: f64) -> Vec<String> {
             });
             let each = seconds / evaluations as f64;
             lines.push(format!(
-                "{size}x{size} value network, 1 thread: {:.0} evaluations/s ({:.0} us each, {:.2} GFLOP/s in the convolutions{share}); \
+                "{size}x{size} value network, 1 thread: {:.0} evaluations/s ({:.0} us each, {:.2} GFLOP/s in {kind}{share}); \
                  {threads} threads: {together:.0} evaluations/s; encoding the planes {:.1} us ({:.0}%), the network {:.0} us",
                 evaluations as f64 / seconds,
                 each * 1e6,
