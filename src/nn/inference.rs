@@ -498,20 +498,10 @@ pub fn softmax(values: &mut [f32]) {
 mod tests {
     use super::*;
     use crate::nn::layout::neighbour_table;
+    use crate::nn::test_values::pseudo_random;
 
     /// Input planes of the test networks (Go's policy network's count).
     const INPUT_PLANES: usize = 13;
-
-    fn pseudo_random(count: usize, mut state: u64, scale: f32) -> Vec<f32> {
-        (0..count)
-            .map(|_| {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * scale
-            })
-            .collect()
-    }
 
     /// The baseline-instruction kernel (the one processors without AVX2 and FMA run) and the
     /// AVX2 one (run where AVX-512 is missing) give the sums of the dispatching one, with and

@@ -24,3 +24,19 @@ pub mod inference;
 pub mod layout;
 pub mod train;
 pub mod winograd;
+
+/// Values for the tests of the passes: a seeded sequence, no random-number crate.
+#[cfg(test)]
+pub(crate) mod test_values {
+    /// `count` values in `[-scale / 2, scale / 2)` from a linear congruential sequence.
+    pub fn pseudo_random(count: usize, mut state: u64, scale: f32) -> Vec<f32> {
+        (0..count)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * scale
+            })
+            .collect()
+    }
+}

@@ -531,17 +531,7 @@ mod tests {
     use super::*;
     use crate::nn::forward::{forward_trunk, Activations};
     use crate::nn::layout::neighbour_table;
-
-    fn pseudo_random(count: usize, mut state: u64, scale: f32) -> Vec<f32> {
-        (0..count)
-            .map(|_| {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                ((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * scale
-            })
-            .collect()
-    }
+    use crate::nn::test_values::pseudo_random;
 
     /// The Winograd trunk gives training's forward pass to rounding on odd and even boards,
     /// at one and two passes of output channels, twice in a row with the same buffers and
