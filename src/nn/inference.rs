@@ -498,7 +498,7 @@ pub fn softmax(values: &mut [f32]) {
 mod tests {
     use super::*;
     use crate::nn::layout::neighbour_table;
-    use crate::nn::test_values::pseudo_random;
+    use crate::nn::test_values::{pseudo_planes, pseudo_random};
 
     /// Input planes of the test networks (Go's policy network's count).
     const INPUT_PLANES: usize = 13;
@@ -597,10 +597,7 @@ mod tests {
             };
             let parameters = pseudo_random(shape.parameter_count(), 7 + size as u64, 0.3);
             let points = size * size;
-            let input: Vec<f32> = pseudo_random(points * INPUT_PLANES, 99, 2.0)
-                .into_iter()
-                .map(|value| if value > 0.0 { 1.0 } else { 0.0 })
-                .collect();
+            let input = pseudo_planes(points * INPUT_PLANES, 99);
             let table = neighbour_table(size);
             let mut activations = Activations::default();
             forward(

@@ -39,4 +39,12 @@ pub(crate) mod test_values {
             })
             .collect()
     }
+
+    /// `count` input planes' values, each 0 or 1, from the same sequence.
+    pub fn pseudo_planes(count: usize, state: u64) -> Vec<f32> {
+        pseudo_random(count, state, 2.0)
+            .into_iter()
+            .map(|value| if value > 0.0 { 1.0 } else { 0.0 })
+            .collect()
+    }
 }

@@ -531,7 +531,7 @@ mod tests {
     use super::*;
     use crate::nn::forward::{forward_trunk, Activations};
     use crate::nn::layout::neighbour_table;
-    use crate::nn::test_values::pseudo_random;
+    use crate::nn::test_values::{pseudo_planes, pseudo_random};
 
     /// The Winograd trunk gives training's forward pass to rounding on odd and even boards,
     /// at one and two passes of output channels, twice in a row with the same buffers and
@@ -567,10 +567,7 @@ mod tests {
                 }
             }
             let points = size * size;
-            let input: Vec<f32> = pseudo_random(points * shape.inputs, 5, 2.0)
-                .into_iter()
-                .map(|value| if value > 0.0 { 1.0 } else { 0.0 })
-                .collect();
+            let input = pseudo_planes(points * shape.inputs, 5);
             let table = neighbour_table(size);
             let mut activations = Activations::default();
             forward_trunk(
