@@ -232,7 +232,6 @@ fn convolve(
     assert!(weights.len() == POSITIONS * inputs * outputs && outputs.is_multiple_of(WIDTH));
     assert!(biases.len() == outputs && tiles == size.div_ceil(2).pow(2));
     assert!(residual.is_none_or(|residual| residual.len() >= points * outputs));
-    assert!(tile_rows.iter().all(|&row| row as usize <= points));
     // Every value of these is written before it is read: no need to clear them.
     for (buffer, length) in [
         (&mut buffers.transformed, POSITIONS * tiles * inputs),
