@@ -613,13 +613,13 @@ mod tests {
         panic!("no plausible measurement in ten: the last {last:?}");
     }
 
-    /// The deterministic signature with the shipped move model, policy and value networks in the
+    /// The deterministic signature with the shipped move model and network in the
     /// priors: pinned, so a change of either file, the features or the search shows here
     /// (update it with the figure `ishi bench` prints when such a change is meant).
     #[test]
     fn the_signature_with_the_move_model_and_the_network_repeats() {
         assert!(crate::go::search::move_model::shipped().is_some());
-        assert!(crate::go::search::network::shipped().is_some());
+        assert!(crate::go::search::value::shipped().is_some());
         let first = signature(1_000);
         assert_eq!(first, signature(1_000));
         assert_eq!(first, ("E5".to_string(), 12_070));

@@ -60,10 +60,6 @@ struct Arguments {
     /// Search parameter as name=value (repeatable); see README.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     parameters: Vec<String>,
-    /// Go policy network file to use in place of the one built in (`ishi-train --network`
-    /// writes one; see models/README.md).
-    #[arg(long, value_name = "FILE")]
-    policy_network: Option<std::path::PathBuf>,
     /// Go value network file to use in place of the shipped one (`ishi-train
     /// --value-network` writes one; the search mixes it in with `--param value_weight=N`).
     #[arg(long, value_name = "FILE")]
@@ -134,12 +130,6 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if let Some(path) = &arguments.policy_network {
-        if let Err(message) = ishi::go::search::network::use_file(path) {
-            eprintln!("ishi: --policy-network {}: {message}", path.display());
-            std::process::exit(2);
-        }
-    }
     if let Some(path) = &arguments.value_network {
         if let Err(message) = ishi::go::search::value::use_file(path) {
             eprintln!("ishi: --value-network {}: {message}", path.display());

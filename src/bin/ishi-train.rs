@@ -1,9 +1,8 @@
 //! `ishi-train`: fits ishi's Go move model to teacher games and writes the weight file the
 //! engine ships (`models/go-moves.bin`). Holds out every k-th game of each file, reports the
 //! prediction figures of the model and of the hand-made priors on the held-out games, and
-//! can measure an existing weight file instead of fitting (`--evaluate`). `--network` trains
-//! the policy network, `--value-network` the value network (`--evaluate-network`,
-//! `--evaluate-value-network` measure one). A development
+//! can measure an existing weight file instead of fitting (`--evaluate`). `--value-network`
+//! trains the network (`--evaluate-value-network` measures one). A development
 //! tool, not the engine: its report goes to stdout. See `models/README.md`.
 
 use clap::Parser;
@@ -14,18 +13,13 @@ use ishi::go::learn::fit::{
     rank_with_model, FeatureIndex, FitOptions, Prediction,
 };
 use ishi::go::learn::local::ShapeIndex;
-use ishi::go::learn::network_fit::{
-    self, evaluate_network, network_sample, NetworkFigures, NetworkSample,
-};
 use ishi::go::learn::packed;
-use ishi::go::learn::teacher::{read_games, replay, replay_all, TeacherGame, TeacherPosition};
+use ishi::go::learn::teacher::{read_games, replay_all, TeacherGame, TeacherPosition};
 use ishi::go::learn::value_fit::{
     self, evaluate_value, value_sample, AuxiliaryWeights, ValueFigures, ValueSample,
 };
-use ishi::go::search::board::NO_POINT;
 use ishi::go::search::features::{group_name, GROUP_COUNT};
-use ishi::go::search::move_model::{self, GroupWeights, MoveModel};
-use ishi::go::search::network::{NetworkScratch, PolicyNetwork};
+use ishi::go::search::move_model::{GroupWeights, MoveModel};
 use ishi::go::search::patterns;
 use ishi::go::search::priors::{compute_priors, PriorScratch};
 use ishi::go::search::value::{ValueNetwork, ValueScratch};
@@ -83,15 +77,8 @@ struct Arguments {
     /// (or evaluated).
     #[arg(long)]
     describe: bool,
-    /// Train the policy network instead of the move model, writing it here
-    /// (`models/go-policy.bin` ships).
-    #[arg(long)]
-    network: Option<PathBuf>,
-    /// Measure this policy network on the held-out positions instead of training.
-    #[arg(long)]
-    evaluate_network: Option<PathBuf>,
-    /// The network's board sizes, comma-separated (games of other sizes are left out); the
-    /// policy network takes one, the value network several (each batch one size).
+    /// The network's board sizes, comma-separated (games of other sizes are left out; each
+    /// batch holds one size).
     #[arg(long, value_delimiter = ',', default_value = "9")]
     network_size: Vec<usize>,
     /// The network's hidden channels.
@@ -260,9 +247,6 @@ fn run(arguments: &Arguments) -> Result<(), String> {
     if arguments.value_network.is_some() || arguments.evaluate_value_network.is_some() {
         return run_value_network(arguments, &training, &held_out, started);
     }
-    if arguments.network.is_some() || arguments.evaluate_network.is_some() {
-        return run_network(arguments, &training, &held_out, started);
-    }
     if arguments.hand_priors {
         let hand = SearchParams {
             prior_model: 0,
@@ -349,69 +333,7 @@ fn run(arguments: &Arguments) -> Result<(), String> {
     Ok(())
 }
 
-/// The network samples of every position of `games` of `size`, with each position's
-/// ranking by the shipped move model (over the board, pass left out).
-fn network_samples(games: &[TeacherGame], size: usize) -> Vec<(NetworkSample, Vec<f32>)> {
-    let model = move_model::shipped();
-    games
-        .par_iter()
-        .filter(|game| game.size == size)
-        .flat_map_iter(|game| {
-            let mut samples = Vec::new();
-            let mut scores = Vec::new();
-            replay(game, |position| {
-                let Some(sample) = network_sample(&position) else {
-                    return;
-                };
-                let mut ranking = vec![0.0f32; size * size];
-                if let Some(model) = model {
-                    rank_with_model(model, &position, &mut scores);
-                    let stride = position.board.stride();
-                    let mut total = 0.0;
-                    for (&point, &score) in position.candidates.iter().zip(&scores) {
-                        let point = point as usize;
-                        if point != NO_POINT {
-                            ranking[(point / stride - 1) * size + point % stride - 1] = score;
-                            total += score;
-                        }
-                    }
-                    for score in ranking.iter_mut() {
-                        *score /= total.max(1e-12);
-                    }
-                }
-                samples.push((sample, ranking));
-            });
-            samples
-        })
-        .collect()
-}
-
-/// The mean time of one [`PolicyNetwork::policy`] call, as the search makes it, over the
-/// first 2,000 positions of `games` of board `size`.
-fn evaluation_cost(network: &PolicyNetwork, games: &[TeacherGame], size: usize) -> f64 {
-    let mut positions = Vec::new();
-    for game in games.iter().filter(|game| game.size == size) {
-        replay(game, |position| positions.push(position));
-        if positions.len() >= 2000 {
-            break;
-        }
-    }
-    let mut scratch = NetworkScratch::default();
-    let mut probabilities = Vec::new();
-    let started = Instant::now();
-    for position in &positions {
-        network.policy(
-            &position.board,
-            position.color,
-            &position.candidates,
-            &mut scratch,
-            &mut probabilities,
-        );
-    }
-    started.elapsed().as_secs_f64() * 1e6 / positions.len().max(1) as f64
-}
-
-/// The training options of either network from the `--network-*` arguments.
+/// The network's training options from the `--network-*` arguments.
 fn network_options(arguments: &Arguments) -> NetworkOptions {
     NetworkOptions {
         channels: arguments.network_channels,
@@ -423,74 +345,6 @@ fn network_options(arguments: &Arguments) -> NetworkOptions {
         seed: arguments.seed,
         shards: arguments.network_shards,
     }
-}
-
-/// Trains (or measures) the policy network.
-fn run_network(
-    arguments: &Arguments,
-    training: &[TeacherGame],
-    held_out: &[TeacherGame],
-    started: Instant,
-) -> Result<(), String> {
-    let [size] = arguments.network_size[..] else {
-        return Err("the policy network takes one --network-size".to_string());
-    };
-    let (test, model_rankings): (Vec<NetworkSample>, Vec<Vec<f32>>) =
-        network_samples(held_out, size).into_iter().unzip();
-    let mut model_figures = NetworkFigures::default();
-    for (ranking, sample) in model_rankings.iter().zip(&test) {
-        model_figures.add(ranking, sample);
-    }
-    say(&format!(
-        "held out {size}x{size}, shipped move model (board only): {}",
-        model_figures.summary()
-    ));
-    if let Some(path) = &arguments.evaluate_network {
-        let bytes = std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
-        let network = PolicyNetwork::from_bytes(&bytes)?;
-        say(&format!(
-            "held out {size}x{size}, network {:?}: {}",
-            network.shape,
-            evaluate_network(&network, &test, size).summary()
-        ));
-        say(&format!(
-            "one evaluation as the engine runs it: {:.1} microseconds (one thread)",
-            evaluation_cost(&network, held_out, size)
-        ));
-        return Ok(());
-    }
-    let samples: Vec<NetworkSample> = network_samples(training, size)
-        .into_iter()
-        .map(|(sample, _)| sample)
-        .collect();
-    say(&format!(
-        "{} training positions, {} held out ({:.0} s)",
-        samples.len(),
-        test.len(),
-        started.elapsed().as_secs_f64()
-    ));
-    let options = network_options(arguments);
-    let path = arguments.network.clone().unwrap_or_default();
-    let network = network_fit::train(&samples, size, &options, |epoch, loss, network| {
-        say(&format!(
-            "epoch {}: training cross-entropy {loss:.4}; held out: {} ({:.0} s)",
-            epoch + 1,
-            evaluate_network(network, &test, size).summary(),
-            started.elapsed().as_secs_f64()
-        ));
-        // Every epoch's network is written, so a long run can be stopped early.
-        let _ = std::fs::write(&path, network.to_bytes());
-    });
-    let bytes = network.to_bytes();
-    std::fs::write(&path, &bytes).map_err(|error| format!("{}: {error}", path.display()))?;
-    say(&format!(
-        "wrote {} ({} parameters, {} bytes) in {:.0} s",
-        path.display(),
-        network.parameters.len(),
-        bytes.len(),
-        started.elapsed().as_secs_f64()
-    ));
-    Ok(())
 }
 
 /// The value samples of every position of `games` of `size` that has the teacher's win
@@ -701,7 +555,7 @@ fn run_value_network(
     }
     let symmetries: Vec<Vec<Vec<u16>>> = sizes
         .iter()
-        .map(|&size| network_fit::symmetries(size))
+        .map(|&size| value_fit::symmetries(size))
         .collect();
     let groups: Vec<SizeGroup<'_, ValueSample>> = samples
         .iter()

@@ -1,5 +1,5 @@
-//! The engine's forward pass of the networks' trunk (the policy network's, with its head
-//! here, and the value network's): each 3x3 convolution summed directly over the neighbours,
+//! The engine's forward pass of a network's trunk (with [`Shape`]'s own point-logit head,
+//! [`logits`], or alone for a richer head such as Go's value network's, [`trunk`]): each 3x3 convolution summed directly over the neighbours,
 //! without the unfolding and the general matrix product that training uses
 //! ([`crate::nn::forward`]).
 //!
@@ -48,7 +48,7 @@ pub struct Inference {
     fallback: Activations,
 }
 
-/// The neighbour rows of a `size` x `size` board from `table` ([`super::network::neighbour_table`]).
+/// The neighbour rows of a `size` x `size` board from `table` ([`crate::nn::layout::neighbour_table`]).
 fn neighbour_rows(table: &[u16], points: usize) -> Vec<u32> {
     table
         .iter()
@@ -500,7 +500,7 @@ mod tests {
     use crate::nn::layout::neighbour_table;
     use crate::nn::test_values::{pseudo_planes, pseudo_random};
 
-    /// Input planes of the test networks (Go's policy network's count).
+    /// Input planes of the test networks (Go's count).
     const INPUT_PLANES: usize = 13;
 
     /// The baseline-instruction kernel (the one processors without AVX2 and FMA run) and the

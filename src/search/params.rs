@@ -112,7 +112,7 @@ search_params! {
     priors: bool = true,
     /// Visits a leaf needs before its children are created.
     expand_visits: u32 = 4,
-    /// Visits a node needs before the game's costlier knowledge (Go: the policy network)
+    /// Visits a node needs before the game's costlier knowledge (Go: the network's policy head)
     /// refines its children's priors; the root is refined at once; 0 never.
     refine_visits: u32 = 10,
     /// Progressive widening (Coulom's, as in Crazy Stone): the children a node (the root
@@ -131,14 +131,10 @@ search_params! {
     /// Go: with the move model, whether the hand-made tactical priors (captures, escapes,
     /// dying ladders, self-ataris) are added to it.
     prior_model_tactics: bool = true,
-    /// Go: won visits of the policy network's prior (times the square root of the move's
+    /// Go: won visits of the network's policy prior (times the square root of the move's
     /// probability), which replaces the move model's in nodes refined after
-    /// `refine_visits`; 0 leaves the network out.
+    /// `refine_visits`, on the board sizes the network is trusted on; 0 leaves it out.
     prior_network: u32 = 160,
-    /// Go: the refined priors come from the value network's policy head (one network for
-    /// every board size it learned) where that network judges the position, in place of the
-    /// policy network (9x9 only); elsewhere the policy network's, as without it.
-    prior_value_policy: bool = true,
     /// Go: the network's share, in percent, of the probability those priors use; the move
     /// model has the rest.
     prior_network_share: u32 = 100,
@@ -150,7 +146,7 @@ search_params! {
     /// Visits a leaf needs (this one counted) before the value network judges its position:
     /// 1 judges every leaf; more leaves the leaves that the search passes by once to their
     /// playouts alone, and spends the network where the search returns. A judged node keeps
-    /// its value for every later visit. 2 (with `prior_value_policy`) won 68 of 80 13x13
+    /// its value for every later visit. 2 (with the policy head's priors) won 68 of 80 13x13
     /// games against the playouts alone at equal think time, where judging every leaf won
     /// 38 of 80.
     value_visits: u32 = 2,

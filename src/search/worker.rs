@@ -2,7 +2,7 @@
 //! a scratch board, and the buffers of one iteration — descend the tree choosing by RAVE
 //! urgency (or, with `puct`, PUCT on the priors' probabilities), expand a leaf that has enough
 //! visits (children with priors), refine the children's priors of a node that reaches
-//! `refine_visits` (the root at once) with the game's costlier knowledge (Go's policy network),
+//! `refine_visits` (the root at once) with the game's costlier knowledge (Go's network policy head),
 //! play out, then back the result up through the path with distance-weighted AMAF updates. Each
 //! node keeps its urgency, refreshed wherever its statistics change (the visit on the way down,
 //! the result and AMAF updates on the way back, new priors), so that selection reads one number

@@ -1,20 +1,17 @@
 //! Training the value network of [`crate::go::search::value`] on teacher positions: the
 //! samples (feature planes, komi, the teacher's win probability for the player to move), the
-//! backward pass of the pooled head into the trunk's (shared with the policy network's
-//! training, [`crate::nn::train::trunk_backward`]), and AdamW over mini-batches with a random one
+//! backward pass of the pooled head into the trunk's ([`crate::nn::train::trunk_backward`]),
+//! and AdamW over mini-batches with a random one
 //! of the eight board symmetries per sample. The loss is the cross-entropy against the
 //! teacher's probability (a soft target: distillation, not game results), plus, where the
 //! teacher gave them, the auxiliary heads' losses ([`AuxiliaryWeights`]): each point's
 //! ownership as a cross-entropy over its two owners, the score lead as a Huber loss, and the
 //! teacher's move distribution as a cross-entropy over the candidates (legal moves that fill
-//! no own eye, and pass).
-//! Like the policy
-//! network's, a run repeats exactly for a given seed and shard count on a given processor.
-//! Knows the teacher positions and the networks; nothing of the tree.
+//! no own eye, and pass). A run repeats exactly for a given seed and shard count on a given
+//! processor. Knows the teacher positions and the network; nothing of the tree.
 
 use crate::go::learn::teacher::TeacherPosition;
-use crate::go::search::network::encode;
-use crate::go::search::network::INPUT_PLANES;
+use crate::go::search::planes::{encode, INPUT_PLANES};
 use crate::go::search::value::{
     head_forward, logistic, point_logits, BoardSizes, HeadActivations, PointHead, ValueNetwork,
     ValueShape, KOMI_SCALE, SCORE_SCALE, VALUE_PLANES,
@@ -32,7 +29,7 @@ use rayon::prelude::*;
 
 /// One training position.
 pub struct ValueSample {
-    /// The policy network's feature planes `[point][INPUT_PLANES]` as 0 or 1 (no candidates).
+    /// Go's feature planes `[point][INPUT_PLANES]` as 0 or 1 (no candidates).
     pub planes: Vec<u8>,
     /// The komi plane's value: komi from the mover's side over [`KOMI_SCALE`].
     pub komi: f32,
@@ -138,6 +135,31 @@ struct Workspace {
     loss: f64,
     /// The whole objective, auxiliary losses included (what the gradient is of).
     objective: f64,
+}
+
+/// The eight symmetries of a square board of `size` as point permutations (row by row).
+pub fn symmetries(size: usize) -> Vec<Vec<u16>> {
+    (0..8)
+        .map(|symmetry| {
+            let mut permutation = Vec::with_capacity(size * size);
+            for row in 0..size {
+                for column in 0..size {
+                    let (mut r, mut c) = (row, column);
+                    if symmetry & 1 != 0 {
+                        c = size - 1 - c;
+                    }
+                    if symmetry & 2 != 0 {
+                        r = size - 1 - r;
+                    }
+                    if symmetry & 4 != 0 {
+                        std::mem::swap(&mut r, &mut c);
+                    }
+                    permutation.push((r * size + c) as u16);
+                }
+            }
+            permutation
+        })
+        .collect()
 }
 
 /// Fills the workspace's input from samples under symmetries.
@@ -375,7 +397,7 @@ fn gradient(
     );
 }
 
-/// Initial parameters: the trunk's as the policy network's; the head's weights uniform at
+/// Initial parameters: the trunk's as [`initial_trunk_parameters`] makes them; the head's weights uniform at
 /// He scale, biases zero.
 fn initial_parameters(shape: &ValueShape, random: &mut SmallRng) -> Vec<f32> {
     let mut parameters = vec![0.0; shape.parameter_count()];
@@ -838,7 +860,6 @@ impl ValueFigures {
 mod tests {
     use super::*;
     use crate::color::Color;
-    use crate::go::learn::network_fit;
     use crate::go::rules::board::Board;
     use crate::go::rules::point::{point_at, Move};
     use crate::go::search::board::PlayoutBoard;
@@ -971,8 +992,13 @@ mod tests {
     /// liberties, the last moves, komi, owners and moves all move together).
     #[test]
     fn training_symmetries_move_planes_and_owners_together() {
-        let permutations = network_fit::symmetries(5);
+        let permutations = symmetries(5);
         let identity: Vec<u16> = (0..25).collect();
+        for permutation in &permutations {
+            let mut sorted = permutation.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, identity);
+        }
         let original = transformed_samples(0);
         for (symmetry, permutation) in permutations.iter().enumerate() {
             let mirrored = transformed_samples(symmetry);
@@ -1024,7 +1050,7 @@ mod tests {
         for parameter in parameters.iter_mut() {
             *parameter += random.gen_range(-0.05..0.05);
         }
-        let permutations = network_fit::symmetries(5);
+        let permutations = symmetries(5);
         let chosen: Vec<(&ValueSample, &[u16])> = samples
             .iter()
             .enumerate()
@@ -1098,7 +1124,7 @@ mod tests {
             seed: 5,
             shards: 2,
         };
-        let symmetries = network_fit::symmetries(5);
+        let symmetries = symmetries(5);
         let groups = [SizeGroup {
             size: 5,
             samples: &samples,
@@ -1184,7 +1210,7 @@ mod tests {
         };
         let mut first = None;
         let mut last = 0.0;
-        let symmetries = network_fit::symmetries(5);
+        let symmetries = symmetries(5);
         let groups = [SizeGroup {
             size: 5,
             samples: &samples,

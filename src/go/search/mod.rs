@@ -3,8 +3,8 @@
 //! playouts, the root pass, handicap and territory conversions, and the summary's pass
 //! rules. Knows the rules core and the game-independent search, never GTP.
 //!
-//! Read in order: `board` (the playout board), `patterns`, `playout`, `ladder`, `network`
-//! (on [`crate::nn`]'s layers), `value`, `priors`, `search_game` (Go's
+//! Read in order: `board` (the playout board), `patterns`, `playout`, `ladder`, `planes`
+//! (the network's inputs), `value` (the network, on [`crate::nn`]'s layers), `priors`, `search_game` (Go's
 //! [`crate::search::domain::SearchGame`]), then this file ([`Search::run`]).
 //!
 //! Facts worth knowing: a node is 48 bytes and its point 2 more, kept apart (children are
@@ -20,8 +20,8 @@ pub mod board;
 pub mod features;
 pub mod ladder;
 pub mod move_model;
-pub mod network;
 pub mod patterns;
+pub mod planes;
 pub mod playout;
 pub mod playout_patterns;
 pub mod priors;

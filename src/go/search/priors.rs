@@ -6,7 +6,7 @@
 //! chain counting as one point), penalties for self-atari, eye-shape filling, low moves in
 //! empty areas, early passes and running from atari into a ladder that dies.
 //! A node that earns `refine_visits` visits (the root at once) gets its children's priors
-//! again from the policy network ([`crate::go::search::network`]) in place of the move
+//! again from the network's policy head ([`crate::go::search::value`]) in place of the move
 //! model, in the same form ([`compute_network_priors`]).
 //! Knows the playout board, patterns, tactics, features, the model and the network; nothing
 //! of the tree's layout.
@@ -18,7 +18,6 @@ use crate::go::search::features::{
 };
 use crate::go::search::ladder::LadderReader;
 use crate::go::search::move_model::{self, MoveModel};
-use crate::go::search::network::{self, NetworkScratch};
 use crate::go::search::patterns::{self, PatternTable};
 use crate::go::search::playout::PlayoutSettings;
 use crate::go::search::playout::{new_liberties, self_atari_size};
@@ -36,7 +35,6 @@ pub struct PriorScratch {
     move_features: Vec<MoveFeatures>,
     network_probabilities: Vec<f32>,
     model_probabilities: Vec<f32>,
-    network: NetworkScratch,
     /// The value network's buffers (the leaf evaluations share this scratch).
     pub(crate) value: ValueScratch,
 }
@@ -51,7 +49,6 @@ impl Default for PriorScratch {
             move_features: Vec::new(),
             network_probabilities: Vec::new(),
             model_probabilities: Vec::new(),
-            network: NetworkScratch::default(),
             value: ValueScratch::default(),
         }
     }
@@ -308,10 +305,10 @@ fn add_probability_priors(
     }
 }
 
-/// The priors of `points` from the policy network (with the hand-made tactics when the
-/// move model takes them), for nodes that earned an evaluation. False, with `priors`
+/// The priors of `points` from the network's policy head (with the hand-made tactics when
+/// the move model takes them), for nodes that earned an evaluation. False, with `priors`
 /// unspecified, when no network applies: none shipped, `prior_network=0`, priors off, or a
-/// board size the network is not trusted on.
+/// board size the network is not trusted on ([`value::proposing`]).
 pub fn compute_network_priors(
     board: &PlayoutBoard,
     color: Color,
@@ -324,30 +321,17 @@ pub fn compute_network_priors(
     if !params.priors || params.prior_network == 0 {
         return false;
     }
-    let size = board.size();
-    let value_network = value::judging(size, settings.komi, settings.capture_target.is_some())
-        .filter(|_| params.prior_value_policy);
-    if let Some(value_network) = value_network {
-        value_network.policy(
-            board,
-            color,
-            settings.komi,
-            points,
-            &mut scratch.value,
-            &mut scratch.network_probabilities,
-        );
-    } else {
-        match network::shipped() {
-            Some(network) if network.shape.board_size == size => network.policy(
-                board,
-                color,
-                points,
-                &mut scratch.network,
-                &mut scratch.network_probabilities,
-            ),
-            _ => return false,
-        }
-    }
+    let Some(network) = value::proposing(board.size()) else {
+        return false;
+    };
+    network.policy(
+        board,
+        color,
+        value::prior_komi(settings.komi),
+        points,
+        &mut scratch.value,
+        &mut scratch.network_probabilities,
+    );
     even_priors(params, points.len(), priors);
     let share = params.prior_network_share.min(100) as f32 / 100.0;
     if share < 1.0 {
@@ -483,11 +467,7 @@ mod tests {
 
     #[test]
     fn the_network_favours_the_captures_over_the_self_atari() {
-        // The policy network's priors (the value network's head is the next test's).
-        let params = SearchParams {
-            prior_value_policy: false,
-            ..SearchParams::default()
-        };
+        let params = SearchParams::default();
         let board = example_board();
         let points = capture_quiet_self_atari_pass();
         let mut priors = Vec::new();
@@ -555,25 +535,21 @@ mod tests {
         ));
     }
 
-    /// With `prior_value_policy` (the default) the value network's policy head gives the
-    /// refined priors where that network judges the position: on 13x13, where the policy
-    /// network has no weights, too; in capture Go the policy network's, as without it.
+    /// The policy head gives the refined priors on every size the network is trusted on
+    /// (13x13 too), in capture Go as in Go (the same moves: only the hand-made tactics know
+    /// the capture rule), and with a komi past the plane's range as at the range's end.
     #[test]
-    fn the_value_networks_policy_head_refines_the_priors_where_it_judges() {
-        let with_head = SearchParams::default();
-        let without = SearchParams {
-            prior_value_policy: false,
-            ..SearchParams::default()
-        };
+    fn the_policy_head_refines_the_priors_on_every_trusted_size() {
+        let params = SearchParams::default();
         let board = example_board();
         let points = capture_quiet_self_atari_pass();
-        let refine = |params: &SearchParams, board: &PlayoutBoard, capture, points: &[u16]| {
-            let settings = PlayoutSettings::new(params, board.size(), 7.5, capture);
+        let refine = |board: &PlayoutBoard, komi, capture, points: &[u16]| {
+            let settings = PlayoutSettings::new(&params, board.size(), komi, capture);
             let mut priors = Vec::new();
             compute_network_priors(
                 board,
                 Color::Black,
-                params,
+                &params,
                 &settings,
                 &mut PriorScratch::default(),
                 points,
@@ -581,20 +557,16 @@ mod tests {
             )
             .then_some(priors)
         };
-        let head = refine(&with_head, &board, None, &points).unwrap();
-        let values: Vec<f64> = head.iter().map(Prior::value).collect();
-        assert!(values[0] > values[2] && values[2] < 0.5, "{values:?}");
-        let policy_network = refine(&without, &board, None, &points).unwrap();
-        assert_ne!(head, policy_network);
+        let head = refine(&board, 7.5, None, &points).unwrap();
+        assert_eq!(refine(&board, 7.5, Some(1), &points).unwrap(), head);
         assert_eq!(
-            refine(&with_head, &board, Some(1), &points).unwrap(),
-            policy_network
+            refine(&board, 40.0, None, &points),
+            refine(&board, f64::from(value::KOMI_SCALE), None, &points)
         );
-        // 13x13: the head alone.
+        assert_ne!(refine(&board, 0.0, None, &points).unwrap(), head);
         let thirteen = PlayoutBoard::new(13);
         let corner = [at(13, "D4") as u16, at(13, "A1") as u16, NO_POINT as u16];
-        assert!(refine(&without, &thirteen, None, &corner).is_none());
-        let head = refine(&with_head, &thirteen, None, &corner).unwrap();
+        let head = refine(&thirteen, 7.5, None, &corner).unwrap();
         assert!(head[0].wins > head[1].wins, "{head:?}");
     }
 }

@@ -1,5 +1,5 @@
 //! Go as a [`SearchGame`]: the playout board with its light or heavy playouts, the priors
-//! of new children (refined by the policy network in nodes that earn it), the capture-Go
+//! of new children (refined by the network's policy head in nodes that earn it), the capture-Go
 //! target, area ownership, and the value network's judgement ([`judge`]: win, lead and
 //! ownership, on the board sizes the network is trusted on and never in capture Go, which
 //! the leaf values and the reported leads and ownership share). Knows the playout board,

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 /// One learned file shipped in the binary, with the model read from it.
 pub struct ShippedModel<T: 'static> {
-    /// What it is, for messages (`policy network`).
+    /// What it is, for messages (`value network`).
     what: &'static str,
     /// The shipped file's bytes.
     bytes: &'static [u8],

@@ -2,9 +2,10 @@
 //! score lead and each point's ownership beside it, distilled from the KataGo teacher
 //! (`ishi-train --value-network`, `models/README.md`).
 //!
-//! Shape: the policy network's trunk ([`Shape`]: a 3x3 stem and residual blocks, fully
+//! Shape: a residual trunk ([`Shape`]: a 3x3 stem and residual blocks, fully
 //! convolutional, so one set of weights runs on every board size) over [`VALUE_PLANES`]
-//! planes: the policy network's [`INPUT_PLANES`] (the candidates plane left empty) and a
+//! planes: Go's [`INPUT_PLANES`] (the candidates plane left empty: it served the policy
+//! network of the builds before, and the weight files keep its place) and a
 //! plane of the komi from the mover's side (positive when the mover receives it), divided by
 //! [`KOMI_SCALE`]. The value head pools the trunk's output over the board (mean and maximum
 //! of every channel), then one hidden layer (rectified) and three outputs: the win logit (the
@@ -26,11 +27,11 @@
 //! `ISHIVAL4`, the five dimensions as u32 and the parameters as f32, little-endian, and
 //! `ISHIVAL3` (the same, with one board size in place of the mask).
 //!
-//! Knows the playout board and the policy network's trunk; nothing of the tree.
+//! Knows the playout board, the input planes and the network library; nothing of the tree.
 
 use crate::color::Color;
 use crate::go::search::board::PlayoutBoard;
-use crate::go::search::network::{candidate_probabilities, encode, INPUT_PLANES};
+use crate::go::search::planes::{candidate_probabilities, encode, INPUT_PLANES};
 use crate::go::search::shipped::ShippedModel;
 use crate::nn::file::{is_weight_file, WeightFile};
 use crate::nn::head::{self, pooled_forward, scalar_output, Pooled, PooledLayout};
@@ -39,7 +40,7 @@ use crate::nn::layout::{neighbour_table, Shape};
 use crate::nn::winograd::{self, Winograd, WinogradScratch};
 use std::sync::OnceLock;
 
-/// Input planes: the policy network's and the komi.
+/// Input planes: Go's ([`INPUT_PLANES`]) and the komi.
 pub const VALUE_PLANES: usize = INPUT_PLANES + 1;
 
 /// Komi is divided by this in its plane (a handicap game's komi of 30 reads 2).
@@ -235,7 +236,7 @@ pub fn encode_value(board: &PlayoutBoard, color: Color, komi: f64, planes: &mut 
         Color::White => komi as f32,
         Color::Black => -komi as f32,
     } / KOMI_SCALE;
-    // The policy network's planes first, then spread in place to one more plane a point
+    // Go's planes first, then spread in place to one more plane a point
     // (from the last point back, so nothing is overwritten before it moves).
     planes.clear();
     planes.resize(points * VALUE_PLANES, 0.0);
@@ -478,9 +479,8 @@ impl ValueNetwork {
     }
 
     /// The policy head's probabilities of `points` (board points, pass ignored and given 0)
-    /// for `color` to move: a softmax over the board points among them, as the policy
-    /// network's [`crate::go::search::network::PolicyNetwork::policy`] gives them, so the
-    /// priors read both alike.
+    /// for `color` to move: a softmax over the board points among them
+    /// ([`candidate_probabilities`]).
     pub fn policy(
         &self,
         board: &PlayoutBoard,
@@ -619,6 +619,20 @@ pub fn judging(size: usize, komi: f64, capture: bool) -> Option<&'static ValueNe
     shipped().filter(|network| network.trusted_sizes().contains(&size))
 }
 
+/// The network in use when its policy head gives the priors of a `size` board: on the
+/// sizes it is trusted on, whatever the komi (read within the komi plane's range, see
+/// [`prior_komi`]) and the rules (in capture Go its moves are ordinary Go's, which the
+/// hand-made tactics join in the priors).
+pub fn proposing(size: usize) -> Option<&'static ValueNetwork> {
+    shipped().filter(|network| network.trusted_sizes().contains(&size))
+}
+
+/// The komi the policy head reads for the priors: `komi` within the plane's -1..1
+/// ([`KOMI_SCALE`] points either way).
+pub fn prior_komi(komi: f64) -> f64 {
+    komi.clamp(-f64::from(KOMI_SCALE), f64::from(KOMI_SCALE))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -645,17 +659,15 @@ mod tests {
         ValueNetwork::new(shape, BoardSizes::of(&[9]), parameters)
     }
 
-    /// Denormal floats cost Intel processors ten times and more; the shipped networks need
+    /// Denormal floats cost Intel processors ten times and more; the shipped network needs
     /// no flush-to-zero: none of their weights is subnormal, nor any activation of their
     /// trunks over positions of seeded random games (measured also over 3,000 teacher
     /// positions: 0 of 70.9 million activations).
     #[test]
-    fn the_shipped_networks_compute_no_subnormal_float() {
+    fn the_shipped_network_computes_no_subnormal_float() {
         use crate::nn::forward::{forward_trunk, Activations};
         let value = shipped().expect("the shipped value network loads");
-        let policy = crate::go::search::network::shipped().expect("the policy network loads");
         assert!(!value.parameters.iter().any(|weight| weight.is_subnormal()));
-        assert!(!policy.parameters.iter().any(|weight| weight.is_subnormal()));
         let table = neighbour_table(9);
         let mut activations = Activations::default();
         let mut planes = Vec::new();

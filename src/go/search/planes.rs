@@ -1,0 +1,125 @@
+//! Go's input planes for the network ([`crate::go::search::value`]): stones, chains by their
+//! liberties, the last two moves, the ko point, the candidates and the edge, [`INPUT_PLANES`]
+//! values a point, points row by row from the bottom-left as the playout board stores them;
+//! and the softmax of one logit a point over the moves the search lists
+//! ([`candidate_probabilities`]).
+//!
+//! Knows the playout board and the network library's softmax; nothing of the tree.
+
+use crate::color::Color;
+use crate::go::search::board::{stone_code, PlayoutBoard, BORDER, CAPACITY, EMPTY, NO_POINT};
+use crate::nn::inference;
+
+/// Feature planes per point: own stones, opponent stones, own chains with 1, 2 and 3+
+/// liberties, the same for the opponent, the last move, the move before it, the ko point,
+/// the candidates (moves the search lists) and a plane of ones (which, zero-padded, marks
+/// the edge).
+pub const INPUT_PLANES: usize = 13;
+
+/// Writes the feature planes of `board` with `color` to move into `planes`
+/// (`[point][INPUT_PLANES]`, points row by row), marking `candidates` (pass ignored).
+pub fn encode(board: &PlayoutBoard, color: Color, candidates: &[u16], planes: &mut [f32]) {
+    let size = board.size();
+    let stride = board.stride();
+    planes[..size * size * INPUT_PLANES].fill(0.0);
+    let own = stone_code(color);
+    let mut liberties = [0usize; 3];
+    let mut chain_liberties = [0u8; CAPACITY];
+    let index = |point: usize| (point / stride - 1) * size + point % stride - 1;
+    for row in 0..size {
+        for column in 0..size {
+            let point = (row + 1) * stride + column + 1;
+            let plane = &mut planes[(row * size + column) * INPUT_PLANES..];
+            plane[12] = 1.0;
+            let cell = board.cell(point);
+            if cell == EMPTY || cell == BORDER {
+                continue;
+            }
+            let head = board.chain(point);
+            if chain_liberties[head] == 0 {
+                chain_liberties[head] = board.liberties_into(point, NO_POINT, &mut liberties) as u8;
+            }
+            let count = chain_liberties[head].clamp(1, 3) as usize;
+            let side = if cell == own { 0 } else { 1 };
+            plane[side] = 1.0;
+            plane[2 + 3 * side + count - 1] = 1.0;
+        }
+    }
+    for (point, plane_index) in [
+        (board.last_move(), 8),
+        (board.second_last_move(), 9),
+        (board.ko_point(), 10),
+    ] {
+        if point != NO_POINT && board.cell(point) != BORDER {
+            planes[index(point) * INPUT_PLANES + plane_index] = 1.0;
+        }
+    }
+    for &candidate in candidates {
+        if candidate as usize != NO_POINT {
+            planes[index(candidate as usize) * INPUT_PLANES + 11] = 1.0;
+        }
+    }
+}
+
+/// The probability of each of `points` from one logit a board point (`logits`, points row
+/// by row from the bottom-left): the softmax over the board points among them; pass
+/// ([`NO_POINT`]) gets 0.
+pub fn candidate_probabilities(
+    board: &PlayoutBoard,
+    logits: &[f32],
+    points: &[u16],
+    probabilities: &mut Vec<f32>,
+) {
+    let size = board.size();
+    let stride = board.stride();
+    probabilities.clear();
+    probabilities.extend(points.iter().map(|&point| {
+        let point = point as usize;
+        if point == NO_POINT {
+            f32::NEG_INFINITY
+        } else {
+            logits[(point / stride - 1) * size + point % stride - 1]
+        }
+    }));
+    inference::softmax(probabilities);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::rules::board::Board;
+    use crate::go::search::board::vertex_index as at;
+
+    #[test]
+    fn encodes_stones_liberties_and_candidates() {
+        let rules_board = Board::from_diagram(
+            ". . . . .
+             . . . . .
+             . . X O .
+             . . . . .
+             . . . . .",
+        )
+        .unwrap();
+        let mut board = PlayoutBoard::from_board(&rules_board, Color::Black);
+        board.play(at(5, "C2"), Color::Black);
+        let mut planes = vec![0.0; 25 * INPUT_PLANES];
+        let candidates = [at(5, "A1") as u16, NO_POINT as u16];
+        encode(&board, Color::White, &candidates, &mut planes);
+        let plane = |vertex: &str, plane: usize| {
+            let point = at(5, vertex);
+            let stride = board.stride();
+            planes[((point / stride - 1) * 5 + point % stride - 1) * INPUT_PLANES + plane]
+        };
+        // White to move: D3 is own with three liberties, C3 and C2 opponent stones with
+        // five liberties together (3+), C2 the last move.
+        assert_eq!(plane("D3", 0), 1.0);
+        assert_eq!(plane("D3", 4), 1.0);
+        assert_eq!(plane("C3", 1), 1.0);
+        assert_eq!(plane("C3", 7), 1.0);
+        assert_eq!(plane("C2", 8), 1.0);
+        assert_eq!(plane("A1", 11), 1.0);
+        assert_eq!(plane("B1", 11), 0.0);
+        assert_eq!(plane("E5", 12), 1.0);
+        assert_eq!(plane("E5", 0) + plane("E5", 1), 0.0);
+    }
+}
