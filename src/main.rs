@@ -42,6 +42,11 @@ struct Arguments {
     /// Seconds per move when the controller sends no time settings.
     #[arg(long)]
     move_time: Option<f64>,
+    /// Seconds for each player's whole game when the controller sends no time settings
+    /// (sudden death, spread over the moves by the time manager; full again at every new
+    /// game).
+    #[arg(long)]
+    game_time: Option<f64>,
     /// Resign when the win rate falls below this (0 never resigns).
     #[arg(long, default_value_t = 0.1)]
     resign: f64,
@@ -179,6 +184,9 @@ fn main() {
     }
 }
 
+/// The longest `--move-time` or `--game-time` taken: a year.
+const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
 fn settings_from(arguments: &Arguments) -> Result<Settings, String> {
     let rules: Rules = arguments
         .rules
@@ -189,6 +197,18 @@ fn settings_from(arguments: &Arguments) -> Result<Settings, String> {
     if let Some(size) = arguments.size {
         if game == GameKind::Go && !ishi::go::rules::game::Game::size_is_valid(size) {
             return Err(format!("board size {size} is not in 2..25"));
+        }
+    }
+    for (flag, seconds) in [
+        ("--move-time", arguments.move_time),
+        ("--game-time", arguments.game_time),
+    ] {
+        if let Some(seconds) = seconds {
+            if !(seconds > 0.0 && seconds <= MAX_SECONDS) {
+                return Err(format!(
+                    "{flag} {seconds}: expected seconds above 0, at most {MAX_SECONDS}"
+                ));
+            }
         }
     }
     let level = Level::parse(&arguments.level)
@@ -216,6 +236,7 @@ fn settings_from(arguments: &Arguments) -> Result<Settings, String> {
         seed: arguments.seed,
         playouts: arguments.playouts,
         move_time: arguments.move_time,
+        game_time: arguments.game_time,
         resign_threshold: arguments.resign,
         level,
         ponder: arguments.ponder,

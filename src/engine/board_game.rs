@@ -305,7 +305,7 @@ impl<P: PlayableGame> BoardEngine<P> {
             game,
             params,
             search,
-            clocks: Clocks::new(Duration::from_millis(settings.lag_milliseconds)),
+            clocks: settings.clocks(),
             thinking_seconds: 0.0,
         })
     }
@@ -384,6 +384,7 @@ impl<P: PlayableGame> BoardGameEngine for BoardEngine<P> {
         self.game = P::create(&options).map_err(|_| "unacceptable size".to_string())?;
         self.options = options;
         self.search.clear();
+        self.clocks.new_game();
         Ok(())
     }
 
@@ -392,6 +393,7 @@ impl<P: PlayableGame> BoardGameEngine for BoardEngine<P> {
             self.game = game;
         }
         self.search.clear();
+        self.clocks.new_game();
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {

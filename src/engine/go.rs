@@ -159,14 +159,14 @@ impl Engine {
             settings.seed,
             settings.max_tree_megabytes.saturating_mul(1 << 20),
         );
-        let lag = Duration::from_millis(settings.lag_milliseconds);
+        let clocks = settings.clocks();
         Ok(Engine {
             komi_override: settings.komi,
             settings,
             game,
             search,
             thinking_seconds: 0.0,
-            clocks: Clocks::new(lag),
+            clocks,
             status_cache: StatusCache::new(),
         })
     }
@@ -269,12 +269,15 @@ impl Engine {
             return Err(UnacceptableSize);
         }
         self.game = Game::new(size, *self.game.rules(), self.komi());
+        self.clocks.new_game();
         Ok(())
     }
 
-    /// Clears the board, keeping size, rules and komi.
+    /// Clears the board, keeping size, rules and komi; under `--game-time` both clocks are
+    /// full again.
     pub fn clear_board(&mut self) {
         self.game = Game::new(self.game.size(), *self.game.rules(), self.komi());
+        self.clocks.new_game();
     }
 
     /// Sets the komi; it stays in force through `boardsize` and `clear_board`.

@@ -15,6 +15,7 @@ pub use go::{
     UnacceptableSize,
 };
 
+use crate::engine::clocks::Clocks;
 use crate::go::rules::rules::Rules;
 use crate::time::Budget;
 use std::time::Duration;
@@ -121,6 +122,9 @@ pub struct Settings {
     pub playouts: Option<u64>,
     /// Fixed seconds per move when no time settings are known.
     pub move_time: Option<f64>,
+    /// Seconds for each player's whole game (sudden death, spread by the time manager)
+    /// until the controller sends time settings; every new game starts with full clocks.
+    pub game_time: Option<f64>,
     /// Resign below this win rate (0 disables).
     pub resign_threshold: f64,
     /// Strength preset.
@@ -150,6 +154,7 @@ impl Default for Settings {
             seed: 0,
             playouts: None,
             move_time: None,
+            game_time: None,
             resign_threshold: 0.1,
             level: Level::Hard,
             ponder: false,
@@ -158,6 +163,16 @@ impl Default for Settings {
             parameters: Vec::new(),
             version_override: None,
         }
+    }
+}
+
+impl Settings {
+    /// The clocks the engine starts with: `--game-time`'s sudden death, or no limit.
+    pub fn clocks(&self) -> Clocks {
+        Clocks::new(
+            Duration::from_millis(self.lag_milliseconds),
+            self.game_time.map(Duration::from_secs_f64),
+        )
     }
 }
 
@@ -173,8 +188,8 @@ pub struct MoveBounds {
 }
 
 /// The bounds of a move for every game (a pure function): playouts from `--playouts` or the
-/// level; time from the clock's `budget`, else `--move-time`, else, with no playout bound,
-/// [`DEFAULT_MOVE_SECONDS`].
+/// level; time from the clock's `budget` (the controller's clock, or `--game-time`'s), else
+/// `--move-time`, else, with no playout bound, [`DEFAULT_MOVE_SECONDS`].
 pub fn move_bounds(settings: &Settings, budget: Option<Budget>) -> MoveBounds {
     let playouts = settings.playouts.or(settings.level.playouts());
     let time = match budget {
