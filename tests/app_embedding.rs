@@ -154,3 +154,55 @@ fn abalone_reasons_for_illegal_moves() {
     assert!(failure(&mut engine, "ishi-illegal_reason b a1").contains("syntax error"));
     engine.quit().expect("quit");
 }
+
+/// `--game-time`: an app gives the computer a budget for the whole game, in every game; a
+/// game's moves together never take more than it (the time manager's hard limit is the time
+/// left; a generous margin for answering and a loaded machine).
+#[test]
+fn the_game_time_bounds_each_game() {
+    for game in ["go", "margo", "abalone"] {
+        let mut engine = engine(
+            game,
+            &format!("embedding-game-time-{game}"),
+            &["--game-time", "1.5"],
+        );
+        answer(&mut engine, "clear_board");
+        let started = std::time::Instant::now();
+        let mut colour = "b";
+        for _ in 0..12 {
+            assert!(!answer(&mut engine, &format!("genmove {colour}")).is_empty());
+            colour = if colour == "b" { "w" } else { "b" };
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        assert!(
+            seconds < 2.0 * 1.5 + 2.0,
+            "{game}: {seconds:.2} s for 12 moves"
+        );
+    }
+}
+
+/// Each new game starts with the whole `--game-time` again: after a game that spent most of
+/// it, the next game's first moves think as long as the first game's did (the budget is
+/// what a move waits for, so a loaded machine only lengthens them); were the clock not
+/// filled again they would get a fraction.
+#[test]
+fn every_new_game_starts_with_the_whole_game_time() {
+    let mut engine = engine("go", "embedding-game-time-new-game", &["--game-time", "2"]);
+    let mut opening_seconds = Vec::new();
+    for _ in 0..2 {
+        answer(&mut engine, "clear_board");
+        let started = std::time::Instant::now();
+        let mut colour = "b";
+        for generated in 0..60 {
+            if generated == 6 {
+                opening_seconds.push(started.elapsed().as_secs_f64());
+            }
+            answer(&mut engine, &format!("genmove {colour}"));
+            colour = if colour == "b" { "w" } else { "b" };
+        }
+    }
+    assert!(
+        opening_seconds[1] > 0.6 * opening_seconds[0],
+        "the first six moves: {opening_seconds:?} s"
+    );
+}
