@@ -29,7 +29,7 @@ use rayon::prelude::*;
 
 /// One training position.
 pub struct ValueSample {
-    /// Go's feature planes `[point][INPUT_PLANES]` as 0 or 1 (no candidates).
+    /// Go's feature planes `[point][INPUT_PLANES]` as 0 or 1.
     pub planes: Vec<u8>,
     /// The komi plane's value: komi from the mover's side over [`KOMI_SCALE`].
     pub komi: f32,
@@ -73,7 +73,7 @@ pub fn value_sample(position: &TeacherPosition) -> Option<ValueSample> {
     let target = position.win?;
     let size = position.board.size();
     let mut planes = vec![0.0; size * size * INPUT_PLANES];
-    encode(&position.board, position.color, &[], &mut planes);
+    encode(&position.board, position.color, &mut planes);
     let komi = match position.color {
         crate::color::Color::White => position.komi as f32,
         crate::color::Color::Black => -position.komi as f32,

@@ -1,5 +1,5 @@
 //! Go's input planes for the network ([`crate::go::search::value`]): stones, chains by their
-//! liberties, the last two moves, the ko point, the candidates and the edge, [`INPUT_PLANES`]
+//! liberties, the last two moves, the ko point and the edge, [`INPUT_PLANES`]
 //! values a point, points row by row from the bottom-left as the playout board stores them;
 //! and the softmax of one logit a point over the moves the search lists
 //! ([`candidate_probabilities`]).
@@ -12,13 +12,13 @@ use crate::nn::inference;
 
 /// Feature planes per point: own stones, opponent stones, own chains with 1, 2 and 3+
 /// liberties, the same for the opponent, the last move, the move before it, the ko point,
-/// the candidates (moves the search lists) and a plane of ones (which, zero-padded, marks
-/// the edge).
+/// an empty plane (the retired policy network marked the search's candidates there; the
+/// weight files keep its place) and a plane of ones (which, zero-padded, marks the edge).
 pub const INPUT_PLANES: usize = 13;
 
 /// Writes the feature planes of `board` with `color` to move into `planes`
-/// (`[point][INPUT_PLANES]`, points row by row), marking `candidates` (pass ignored).
-pub fn encode(board: &PlayoutBoard, color: Color, candidates: &[u16], planes: &mut [f32]) {
+/// (`[point][INPUT_PLANES]`, points row by row).
+pub fn encode(board: &PlayoutBoard, color: Color, planes: &mut [f32]) {
     let size = board.size();
     let stride = board.stride();
     planes[..size * size * INPUT_PLANES].fill(0.0);
@@ -54,11 +54,6 @@ pub fn encode(board: &PlayoutBoard, color: Color, candidates: &[u16], planes: &m
             planes[index(point) * INPUT_PLANES + plane_index] = 1.0;
         }
     }
-    for &candidate in candidates {
-        if candidate as usize != NO_POINT {
-            planes[index(candidate as usize) * INPUT_PLANES + 11] = 1.0;
-        }
-    }
 }
 
 /// The probability of each of `points` from one logit a board point (`logits`, points row
@@ -91,7 +86,7 @@ mod tests {
     use crate::go::search::board::vertex_index as at;
 
     #[test]
-    fn encodes_stones_liberties_and_candidates() {
+    fn encodes_stones_liberties_and_the_last_move() {
         let rules_board = Board::from_diagram(
             ". . . . .
              . . . . .
@@ -103,8 +98,7 @@ mod tests {
         let mut board = PlayoutBoard::from_board(&rules_board, Color::Black);
         board.play(at(5, "C2"), Color::Black);
         let mut planes = vec![0.0; 25 * INPUT_PLANES];
-        let candidates = [at(5, "A1") as u16, NO_POINT as u16];
-        encode(&board, Color::White, &candidates, &mut planes);
+        encode(&board, Color::White, &mut planes);
         let plane = |vertex: &str, plane: usize| {
             let point = at(5, vertex);
             let stride = board.stride();
@@ -117,8 +111,9 @@ mod tests {
         assert_eq!(plane("C3", 1), 1.0);
         assert_eq!(plane("C3", 7), 1.0);
         assert_eq!(plane("C2", 8), 1.0);
-        assert_eq!(plane("A1", 11), 1.0);
-        assert_eq!(plane("B1", 11), 0.0);
+        assert!(["A1", "C2", "D3", "E5"]
+            .iter()
+            .all(|&vertex| plane(vertex, 11) == 0.0));
         assert_eq!(plane("E5", 12), 1.0);
         assert_eq!(plane("E5", 0) + plane("E5", 1), 0.0);
     }

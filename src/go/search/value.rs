@@ -4,8 +4,7 @@
 //!
 //! Shape: a residual trunk ([`Shape`]: a 3x3 stem and residual blocks, fully
 //! convolutional, so one set of weights runs on every board size) over [`VALUE_PLANES`]
-//! planes: Go's [`INPUT_PLANES`] (the candidates plane left empty: it served the policy
-//! network of the builds before, and the weight files keep its place) and a
+//! planes: Go's [`INPUT_PLANES`] and a
 //! plane of the komi from the mover's side (positive when the mover receives it), divided by
 //! [`KOMI_SCALE`]. The value head pools the trunk's output over the board (mean and maximum
 //! of every channel), then one hidden layer (rectified) and three outputs: the win logit (the
@@ -240,7 +239,7 @@ pub fn encode_value(board: &PlayoutBoard, color: Color, komi: f64, planes: &mut 
     // (from the last point back, so nothing is overwritten before it moves).
     planes.clear();
     planes.resize(points * VALUE_PLANES, 0.0);
-    encode(board, color, &[], planes);
+    encode(board, color, planes);
     for point in (0..points).rev() {
         let from = point * INPUT_PLANES;
         let to = point * VALUE_PLANES;
