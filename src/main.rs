@@ -3,7 +3,7 @@
 //! figures instead, `ishi perft` move-sequence counts.
 
 use clap::{Parser, Subcommand};
-use ishi::engine::{Engine, GameKind, Level, Settings};
+use ishi::engine::{Engine, GameKind, Level, Settings, LONGEST_SECONDS};
 use ishi::go::rules::rules::Rules;
 use std::io::{BufReader, Write};
 
@@ -184,9 +184,6 @@ fn main() {
     }
 }
 
-/// The longest `--move-time` or `--game-time` taken: a year.
-const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
-
 fn settings_from(arguments: &Arguments) -> Result<Settings, String> {
     let rules: Rules = arguments
         .rules
@@ -204,9 +201,9 @@ fn settings_from(arguments: &Arguments) -> Result<Settings, String> {
         ("--game-time", arguments.game_time),
     ] {
         if let Some(seconds) = seconds {
-            if !(seconds > 0.0 && seconds <= MAX_SECONDS) {
+            if !(seconds > 0.0 && seconds <= LONGEST_SECONDS) {
                 return Err(format!(
-                    "{flag} {seconds}: expected seconds above 0, at most {MAX_SECONDS}"
+                    "{flag}: expected seconds above 0, at most {LONGEST_SECONDS} (a year)"
                 ));
             }
         }

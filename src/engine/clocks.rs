@@ -26,8 +26,9 @@ pub struct Clocks {
 }
 
 impl Clocks {
-    /// The engine's own time system, with `lag` kept in reserve on every move: `game_time`
-    /// for each player's whole game (sudden death), or no limit without it.
+    /// The engine's own time system: `game_time` for each player's whole game (sudden
+    /// death), or no limit without it; `lag` is kept in reserve on every move once the
+    /// controller sends its own.
     pub fn new(lag: Duration, game_time: Option<Duration>) -> Clocks {
         let settings = match game_time {
             Some(main) => TimeSettings::Absolute { main },

@@ -52,6 +52,9 @@ impl GameKind {
     }
 }
 
+/// The longest `--move-time` or `--game-time` taken, in seconds: a year.
+pub const LONGEST_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
 /// Seconds per move when neither a clock, `--playouts` nor `--move-time` limits the search.
 pub const DEFAULT_MOVE_SECONDS: f64 = 2.0;
 
@@ -167,11 +170,14 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The clocks the engine starts with: `--game-time`'s sudden death, or no limit.
+    /// The clocks the engine starts with: `--game-time`'s sudden death, or no limit (also
+    /// for a game time that is no duration: negative, not finite or too long).
     pub fn clocks(&self) -> Clocks {
         Clocks::new(
             Duration::from_millis(self.lag_milliseconds),
-            self.game_time.map(Duration::from_secs_f64),
+            self.game_time
+                .and_then(|seconds| Duration::try_from_secs_f64(seconds).ok())
+                .filter(|time| !time.is_zero()),
         )
     }
 }
@@ -196,7 +202,8 @@ pub fn move_bounds(settings: &Settings, budget: Option<Budget>) -> MoveBounds {
         Some(budget) => Some((budget.soft, budget.hard)),
         None => match settings.move_time {
             Some(seconds) => {
-                let time = Duration::from_secs_f64(seconds.max(0.01));
+                let time = Duration::try_from_secs_f64(seconds.clamp(0.01, LONGEST_SECONDS))
+                    .unwrap_or(Duration::from_millis(10));
                 Some((time, time))
             }
             None if playouts.is_none() => {
@@ -231,4 +238,36 @@ pub fn new_board_game(
             board_game::BoardEngine::<abalone::AbaloneGame>::new(settings)?,
         )),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::color::Color;
+
+    /// A move time or game time that is no duration (a library caller's Settings are not
+    /// checked as the command line's are) bounds the move sensibly, never panics.
+    #[test]
+    fn any_move_time_or_game_time_gives_a_bound() {
+        for seconds in [f64::NAN, f64::INFINITY, -3.0, 0.0, 1e300, 0.5] {
+            let settings = Settings {
+                move_time: Some(seconds),
+                game_time: Some(seconds),
+                ..Settings::default()
+            };
+            let clocks = settings.clocks();
+            let bounds = move_bounds(&settings, clocks.budget(Color::Black, 81, 0));
+            let time = bounds.hard_time.expect("a time bound");
+            assert!(time >= Duration::from_millis(10), "{seconds}: {time:?}");
+            assert!(time.as_secs_f64() <= LONGEST_SECONDS, "{seconds}: {time:?}");
+        }
+        let half = Settings {
+            move_time: Some(0.5),
+            ..Settings::default()
+        };
+        assert_eq!(
+            move_bounds(&half, None).hard_time,
+            Some(Duration::from_millis(500))
+        );
+    }
 }
