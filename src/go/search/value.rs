@@ -615,7 +615,7 @@ pub fn judging(size: usize, komi: f64, capture: bool) -> Option<&'static ValueNe
     if capture || komi.abs() > f64::from(KOMI_SCALE) {
         return None;
     }
-    shipped().filter(|network| network.trusted_sizes().contains(&size))
+    proposing(size)
 }
 
 /// The network in use when its policy head gives the priors of a `size` board: on the
