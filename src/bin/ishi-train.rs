@@ -13,16 +13,17 @@ use ishi::go::learn::fit::{
     rank_with_model, FeatureIndex, FitOptions, Prediction,
 };
 use ishi::go::learn::local::ShapeIndex;
-use ishi::go::learn::packed;
 use ishi::go::learn::teacher::{read_games, replay_all, TeacherGame, TeacherPosition};
 use ishi::go::learn::value_fit::{
     self, evaluate_value, value_sample, AuxiliaryWeights, ValueFigures, ValueSample,
 };
+use ishi::go::learn::{export, packed};
 use ishi::go::search::features::{group_name, GROUP_COUNT};
 use ishi::go::search::move_model::{GroupWeights, MoveModel};
 use ishi::go::search::patterns;
+use ishi::go::search::planes::INPUT_PLANES;
 use ishi::go::search::priors::{compute_priors, PriorScratch};
-use ishi::go::search::value::{ValueNetwork, ValueScratch};
+use ishi::go::search::value::{ValueNetwork, ValueScratch, KOMI_SCALE, SCORE_SCALE};
 use ishi::nn::file::WeightFile;
 use ishi::nn::train::{NetworkOptions, SizeGroup, TrainingState, STATE_KIND};
 use ishi::search::SearchParams;
@@ -140,6 +141,12 @@ struct Arguments {
     /// parsing text; gzip'd when the name ends in .gz) to this file, and do nothing else.
     #[arg(long)]
     pack: Option<PathBuf>,
+    /// Write the value network's samples of the --network-size boards (training and
+    /// held-out, split as training splits them) into this folder as NumPy arrays, with a
+    /// manifest.json, for a trainer outside ishi (scripts/train/torch_value.py), and do
+    /// nothing else.
+    #[arg(long)]
+    export_samples: Option<PathBuf>,
 }
 
 fn describe(model: &MoveModel) {
@@ -244,6 +251,9 @@ fn run(arguments: &Arguments) -> Result<(), String> {
         training.len(),
         held_out.len()
     ));
+    if let Some(directory) = &arguments.export_samples {
+        return export_samples(arguments, directory, &training, &held_out, started);
+    }
     if arguments.value_network.is_some() || arguments.evaluate_value_network.is_some() {
         return run_value_network(arguments, &training, &held_out, started);
     }
@@ -667,6 +677,51 @@ fn fit_playout_shapes(
         arguments.playout_out.display(),
         bytes.len()
     ));
+    Ok(())
+}
+
+/// Writes the value samples of every `--network-size` board, training and held out, into
+/// `directory` (see [`export`]) with a manifest that names them.
+fn export_samples(
+    arguments: &Arguments,
+    directory: &Path,
+    training: &[TeacherGame],
+    held_out: &[TeacherGame],
+    started: Instant,
+) -> Result<(), String> {
+    std::fs::create_dir_all(directory)
+        .map_err(|error| format!("{}: {error}", directory.display()))?;
+    let mut sizes = arguments.network_size.clone();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut counts = Vec::new();
+    for &size in &sizes {
+        for (split, games) in [("training", training), ("held-out", held_out)] {
+            let samples = value_samples(games, size);
+            export::write_samples(directory, split, size, &samples)?;
+            say(&format!(
+                "{split} {size}x{size}: {} positions ({:.0} s)",
+                samples.len(),
+                started.elapsed().as_secs_f64()
+            ));
+            counts.push(
+                serde_json::json!({"split": split, "size": size, "positions": samples.len()}),
+            );
+        }
+    }
+    let manifest = serde_json::json!({
+        "format": "ishi value samples 1",
+        "input_planes": INPUT_PLANES,
+        "komi_scale": KOMI_SCALE,
+        "score_scale": SCORE_SCALE,
+        "holdout_every": arguments.holdout_every,
+        "data": arguments.data.iter().map(|path| path.display().to_string()).collect::<Vec<_>>(),
+        "arrays": counts,
+    });
+    let path = directory.join("manifest.json");
+    std::fs::write(&path, format!("{manifest:#}\n"))
+        .map_err(|error| format!("{}: {error}", path.display()))?;
+    say(&format!("wrote {}", path.display()));
     Ok(())
 }
 

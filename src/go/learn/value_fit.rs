@@ -513,7 +513,9 @@ pub fn train(
     mut report: impl FnMut(usize, f64, &ValueNetwork, &TrainingState),
 ) -> Result<ValueNetwork, String> {
     let size_list: Vec<usize> = groups.iter().map(|group| group.size).collect();
-    let sizes = BoardSizes::of(&size_list);
+    // The sizes learned: those of the groups, and those the starting network had learned
+    // (a network trained on from one that knew 19x19 still knows it).
+    let sizes = BoardSizes(BoardSizes::of(&size_list).0 | start.map_or(0, |start| start.sizes.0));
     let shape = ValueShape {
         trunk: Shape {
             inputs: VALUE_PLANES,
@@ -1242,7 +1244,7 @@ mod tests {
             ..options
         };
         let mut resumed = 0.0;
-        train(
+        let retrained = train(
             &groups,
             8,
             AUXILIARY,
@@ -1254,6 +1256,27 @@ mod tests {
             },
         )
         .expect("the same shape");
+        // A network trained on keeps the sizes its start had learned beside those trained.
+        assert_eq!(retrained.sizes.list(), vec![5]);
+        let knew_seven = ValueNetwork::new(
+            network.shape,
+            BoardSizes::of(&[5, 7]),
+            network.parameters.clone(),
+        );
+        let knowing = train(
+            &groups,
+            8,
+            AUXILIARY,
+            &NetworkOptions {
+                epochs: 1,
+                ..again.clone()
+            },
+            Some(&knew_seven),
+            None,
+            |_, _, _, _| {},
+        )
+        .expect("the same shape");
+        assert_eq!(knowing.sizes.list(), vec![5, 7]);
         assert!(
             (resumed - last).abs() < 0.25 * (first - last),
             "fresh {first}, trained {last}, resumed {resumed}"
