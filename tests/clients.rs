@@ -716,6 +716,108 @@ fn katago_grammar_ownership_restrictions_and_raw_newline_stop() {
 }
 
 #[test]
+fn kata_raw_nn_answers_in_katagos_form() {
+    let mut engine = Engine::start(&["--threads", "1"]);
+    let long = Duration::from_secs(30);
+    engine.send("boardsize 9\nclear_board\nplay b E5\nplay w C3\n");
+    for _ in 0..4 {
+        assert_eq!(engine.answer(long), vec!["= ".to_string()]);
+    }
+    engine.send("kata-raw-nn 0\n");
+    let answer = engine.answer(long);
+    assert_eq!(answer.len(), 1 + 4 + 1 + 9 + 1 + 1 + 9, "{answer:?}");
+    assert_eq!(answer[0], "= symmetry 0");
+    let field = |line: &str, name: &str| -> f64 {
+        let (key, value) = line.split_once(' ').expect("a named field");
+        assert_eq!(key, name);
+        value.trim().parse().expect("a number")
+    };
+    let win = field(&answer[1], "whiteWin");
+    let loss = field(&answer[2], "whiteLoss");
+    assert!((win + loss - 1.0).abs() < 1e-5 && (0.0..=1.0).contains(&win));
+    assert_eq!(field(&answer[3], "noResult"), 0.0);
+    assert!(field(&answer[4], "whiteLead").abs() < 361.0);
+    assert_eq!(answer[5], "policy");
+    // Rows from the top: E5 is row 4, column 4; C3 row 6, column 2.
+    let rows: Vec<Vec<&str>> = answer[6..15]
+        .iter()
+        .map(|row| row.split_whitespace().collect())
+        .collect();
+    let mut total = 0.0;
+    for (row, cells) in rows.iter().enumerate() {
+        assert_eq!(cells.len(), 9);
+        for (column, cell) in cells.iter().enumerate() {
+            let occupied = (row, column) == (4, 4) || (row, column) == (6, 2);
+            assert_eq!(
+                *cell == "NAN",
+                occupied,
+                "row {row}, column {column}: {cell}"
+            );
+            if !occupied {
+                total += cell.parse::<f64>().expect("a probability");
+            }
+        }
+    }
+    total += field(&answer[15], "policyPass");
+    assert!((total - 1.0).abs() < 1e-3, "the policy sums to {total}");
+    assert_eq!(answer[16], "whiteOwnership");
+    let owners: Vec<f64> = answer[17..26]
+        .iter()
+        .flat_map(|row| {
+            row.split_whitespace()
+                .map(|cell| cell.parse::<f64>().unwrap())
+        })
+        .collect();
+    assert_eq!(owners.len(), 81);
+    assert!(owners.iter().all(|owner| (-1.0..=1.0).contains(owner)));
+    assert!(
+        owners[4 * 9 + 4] < 0.0,
+        "Black's E5 is Black's: {}",
+        owners[40]
+    );
+    assert!(
+        owners[6 * 9 + 2] > 0.0,
+        "White's C3 is White's: {}",
+        owners[56]
+    );
+
+    // Every symmetry in turn, with no blank line inside the answer; another colour.
+    engine.send("kata-raw-nn w all\n");
+    let answer = engine.answer(long);
+    assert_eq!(answer.len(), 8 * 26, "{answer:?}");
+    let symmetries: Vec<&String> = answer
+        .iter()
+        .filter(|line| line.contains("symmetry"))
+        .collect();
+    assert_eq!(symmetries.len(), 8);
+    assert!(symmetries[7].ends_with("symmetry 7"));
+    for (request, expected) in [
+        (
+            "kata-raw-nn 8\n",
+            "? expected a symmetry 'all' or 0 to 7, not '8'",
+        ),
+        ("kata-raw-nn\n", "? expected a symmetry 'all' or 0 to 7"),
+        ("kata-raw-nn b 0 1\n", "? syntax error"),
+        (
+            "boardsize 5\nkata-raw-nn 0\n",
+            "? the value network judges boards from 7x7 to 19x19",
+        ),
+        (
+            "ishi-game margo\nkata-raw-nn 0\n",
+            "? not available in margo",
+        ),
+    ] {
+        engine.send(request);
+        if request.contains('\n') && request.matches('\n').count() == 2 {
+            assert_eq!(engine.answer(long), vec!["= ".to_string()]);
+        }
+        assert_eq!(engine.answer(long), vec![expected.to_string()], "{request}");
+    }
+    let stderr = engine.quit("quit\n");
+    assert_quiet_stderr(&stderr);
+}
+
+#[test]
 fn pondering_answers_clock_and_moves_at_once() {
     let mut engine = Engine::start(&["--threads", "2", "--ponder", "--playouts", "300"]);
     let long = Duration::from_secs(30);

@@ -21,7 +21,7 @@ use ishi::go::learn::{export, packed};
 use ishi::go::search::features::{group_name, GROUP_COUNT};
 use ishi::go::search::move_model::{GroupWeights, MoveModel};
 use ishi::go::search::patterns;
-use ishi::go::search::planes::INPUT_PLANES;
+use ishi::go::search::planes::{self, INPUT_PLANES};
 use ishi::go::search::priors::{compute_priors, PriorScratch};
 use ishi::go::search::value::{ValueNetwork, ValueScratch, KOMI_SCALE, SCORE_SCALE};
 use ishi::nn::file::WeightFile;
@@ -563,10 +563,8 @@ fn run_value_network(
             started.elapsed().as_secs_f64()
         ));
     }
-    let symmetries: Vec<Vec<Vec<u16>>> = sizes
-        .iter()
-        .map(|&size| value_fit::symmetries(size))
-        .collect();
+    let symmetries: Vec<Vec<Vec<u16>>> =
+        sizes.iter().map(|&size| planes::symmetries(size)).collect();
     let groups: Vec<SizeGroup<'_, ValueSample>> = samples
         .iter()
         .zip(&symmetries)

@@ -14,6 +14,8 @@ use crate::go::rules::rules::{Rules, Scoring};
 use crate::go::rules::score::{self, Score, StoneStatus};
 use crate::go::rules::sgf;
 use crate::go::rules::territory;
+use crate::go::search::board::PlayoutBoard;
+use crate::go::search::value::{self, RawOutput, ValueScratch};
 use crate::go::search::{Limits, Reporter, Search, SearchSummary, LATE_ROOT_PASS_SHARE};
 use crate::search::SearchParams;
 use crate::time::{Budget, TimeError, TimeSettings};
@@ -369,6 +371,40 @@ impl Engine {
     /// white); empty before any search.
     pub fn ownership(&self) -> Vec<f32> {
         self.search.ownership()
+    }
+
+    /// Everything the value network says of the position with `color` to move, the board
+    /// seen under `symmetry` (0 to 7): `kata-raw-nn`'s answer. An error where the network
+    /// does not judge the game (capture Go, a komi beyond its range, a board size it is not
+    /// trusted on).
+    pub fn raw_network(&self, color: Color, symmetry: usize) -> Result<RawOutput, String> {
+        let size = self.game.size();
+        let komi = self.game.komi();
+        let capture = self.game.rules().capture_target().is_some();
+        let network = value::judging(size, komi, capture).ok_or_else(|| {
+            if capture {
+                "the value network does not judge capture Go".to_string()
+            } else if komi.abs() > f64::from(value::KOMI_SCALE) {
+                format!(
+                    "the value network judges a komi within {} points",
+                    value::KOMI_SCALE
+                )
+            } else {
+                match value::shipped() {
+                    Some(network) => {
+                        let sizes = network.trusted_sizes();
+                        format!(
+                            "the value network judges boards from {0}x{0} to {1}x{1}",
+                            sizes.start(),
+                            sizes.end()
+                        )
+                    }
+                    None => "no value network".to_string(),
+                }
+            }
+        })?;
+        let board = PlayoutBoard::from_board(self.game.board(), color);
+        Ok(network.raw(&board, color, komi, symmetry, &mut ValueScratch::default()))
     }
 
     /// The game with `color` to move.

@@ -186,6 +186,10 @@ pub static COMMANDS: &[Entry] = &[
         handler: kata_get_rules,
     },
     Entry {
+        name: "kata-raw-nn",
+        handler: kata_raw_nn,
+    },
+    Entry {
         name: "ishi-capture_target",
         handler: capture_target,
     },
@@ -768,6 +772,67 @@ fn kata_set_rules(session: &mut Session, arguments: &[String]) -> Result<String,
 
 fn kata_get_rules(session: &mut Session, _: &[String]) -> Result<String, String> {
     Ok(session.engine.game().rules().to_kata_json())
+}
+
+/// `kata-raw-nn [COLOR] SYMMETRY`: the value network's own answer for the position, with
+/// COLOR (default: the side to move) to move, the board seen under SYMMETRY (0 to 7, or
+/// `all` for each in turn), in KataGo's form: `whiteWin`, `whiteLoss`, `noResult`,
+/// `whiteLead`, the `policy` rows from the top (`NAN` where COLOR may not play),
+/// `policyPass` and the `whiteOwnership` rows. The lines KataGo adds that ishi's network
+/// does not compute are left out, and no blank line parts the symmetries (it would end the
+/// answer).
+fn kata_raw_nn(session: &mut Session, arguments: &[String]) -> Result<String, String> {
+    let (color, rest) = match args::color(arguments, 0) {
+        Ok(color) => (color, &arguments[1..]),
+        Err(_) => (session.engine.game().to_move(), arguments),
+    };
+    let symmetries: Vec<usize> = match rest {
+        [word] if word.eq_ignore_ascii_case("all") => (0..8).collect(),
+        [word] => match word.parse::<usize>() {
+            Ok(symmetry) if symmetry < 8 => vec![symmetry],
+            _ => return Err(format!("expected a symmetry 'all' or 0 to 7, not '{word}'")),
+        },
+        [] => return Err("expected a symmetry 'all' or 0 to 7".to_string()),
+        _ => return Err(SYNTAX_ERROR.to_string()),
+    };
+    let size = session.engine.game().size();
+    let mut lines = Vec::new();
+    for symmetry in symmetries {
+        let raw = session.engine.raw_network(color, symmetry)?;
+        // The network speaks for the mover; KataGo's lines speak for White.
+        let white = if color == Color::White { 1.0 } else { -1.0 };
+        let white_win = if color == Color::White {
+            raw.win
+        } else {
+            1.0 - raw.win
+        };
+        lines.push(format!("symmetry {symmetry}"));
+        lines.push(format!("whiteWin {white_win:.6}"));
+        lines.push(format!("whiteLoss {:.6}", 1.0 - white_win));
+        lines.push("noResult 0.000000".to_string());
+        lines.push(format!("whiteLead {:.3}", white * raw.lead));
+        lines.push("policy".to_string());
+        for row in (0..size).rev() {
+            let cells: Vec<String> = raw.policy[row * size..(row + 1) * size]
+                .iter()
+                .map(|probability| match probability {
+                    Some(probability) => format!("{probability:8.6}"),
+                    None => "     NAN".to_string(),
+                })
+                .collect();
+            lines.push(cells.join(" "));
+        }
+        lines.push(format!("policyPass {:8.6}", raw.pass));
+        lines.push("whiteOwnership".to_string());
+        for row in (0..size).rev() {
+            let cells: Vec<String> = raw.ownership[row * size..(row + 1) * size]
+                .iter()
+                .map(|owner| format!("{:10.7}", white * owner))
+                .collect();
+            lines.push(cells.join(" "));
+        }
+    }
+    Ok(lines.join("\n"))
 }
 
 fn capture_target(session: &mut Session, arguments: &[String]) -> Result<String, String> {

@@ -137,31 +137,6 @@ struct Workspace {
     objective: f64,
 }
 
-/// The eight symmetries of a square board of `size` as point permutations (row by row).
-pub fn symmetries(size: usize) -> Vec<Vec<u16>> {
-    (0..8)
-        .map(|symmetry| {
-            let mut permutation = Vec::with_capacity(size * size);
-            for row in 0..size {
-                for column in 0..size {
-                    let (mut r, mut c) = (row, column);
-                    if symmetry & 1 != 0 {
-                        c = size - 1 - c;
-                    }
-                    if symmetry & 2 != 0 {
-                        r = size - 1 - r;
-                    }
-                    if symmetry & 4 != 0 {
-                        std::mem::swap(&mut r, &mut c);
-                    }
-                    permutation.push((r * size + c) as u16);
-                }
-            }
-            permutation
-        })
-        .collect()
-}
-
 /// Fills the workspace's input from samples under symmetries.
 fn assemble(samples: &[(&ValueSample, &[u16])], points: usize, workspace: &mut Workspace) {
     workspace.input.clear();
@@ -865,6 +840,7 @@ mod tests {
     use crate::go::rules::board::Board;
     use crate::go::rules::point::{point_at, Move};
     use crate::go::search::board::PlayoutBoard;
+    use crate::go::search::planes::symmetries;
     use crate::nn::file::WeightFile;
     use crate::nn::train::STATE_KIND;
 

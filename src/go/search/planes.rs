@@ -1,8 +1,10 @@
 //! Go's input planes for the network ([`crate::go::search::value`]): stones, chains by their
 //! liberties, the last two moves, the ko point and the edge, [`INPUT_PLANES`]
 //! values a point, points row by row from the bottom-left as the playout board stores them;
-//! and the softmax of one logit a point over the moves the search lists
-//! ([`candidate_probabilities`]).
+//! the softmax of one logit a point over the moves the search lists
+//! ([`candidate_probabilities`]); and the eight symmetries of the square board as point
+//! permutations ([`symmetries`]), which training draws from and `kata-raw-nn` evaluates
+//! under.
 //!
 //! Knows the playout board and the network library's softmax; nothing of the tree.
 
@@ -54,6 +56,31 @@ pub fn encode(board: &PlayoutBoard, color: Color, planes: &mut [f32]) {
             planes[index(point) * INPUT_PLANES + plane_index] = 1.0;
         }
     }
+}
+
+/// The eight symmetries of a square board of `size` as point permutations (row by row).
+pub fn symmetries(size: usize) -> Vec<Vec<u16>> {
+    (0..8)
+        .map(|symmetry| {
+            let mut permutation = Vec::with_capacity(size * size);
+            for row in 0..size {
+                for column in 0..size {
+                    let (mut r, mut c) = (row, column);
+                    if symmetry & 1 != 0 {
+                        c = size - 1 - c;
+                    }
+                    if symmetry & 2 != 0 {
+                        r = size - 1 - r;
+                    }
+                    if symmetry & 4 != 0 {
+                        std::mem::swap(&mut r, &mut c);
+                    }
+                    permutation.push((r * size + c) as u16);
+                }
+            }
+            permutation
+        })
+        .collect()
 }
 
 /// The probability of each of `points` from one logit a board point (`logits`, points row

@@ -29,8 +29,8 @@
 //! Knows the playout board, the input planes and the network library; nothing of the tree.
 
 use crate::color::Color;
-use crate::go::search::board::PlayoutBoard;
-use crate::go::search::planes::{candidate_probabilities, encode, INPUT_PLANES};
+use crate::go::search::board::{PlayoutBoard, EMPTY};
+use crate::go::search::planes::{candidate_probabilities, encode, symmetries, INPUT_PLANES};
 use crate::go::search::shipped::ShippedModel;
 use crate::nn::file::{is_weight_file, WeightFile};
 use crate::nn::head::{self, pooled_forward, scalar_output, Pooled, PooledLayout};
@@ -511,12 +511,16 @@ impl ValueNetwork {
         komi: f64,
         scratch: &'a mut TrunkScratch,
     ) -> &'a [f32] {
-        let size = board.size();
+        encode_value(board, color, komi, &mut scratch.planes);
+        self.trunk_of_planes(board.size(), scratch)
+    }
+
+    /// The trunk's output for the planes in `scratch.planes` of a `size` board.
+    fn trunk_of_planes<'a>(&self, size: usize, scratch: &'a mut TrunkScratch) -> &'a [f32] {
         if scratch.table_size != size {
             scratch.table = neighbour_table(size);
             scratch.table_size = size;
         }
-        encode_value(board, color, komi, &mut scratch.planes);
         let shape = &self.shape.trunk;
         if winograd::runs(shape) {
             let transformed = self
@@ -574,6 +578,96 @@ impl ValueNetwork {
             lead: scratch.head.score * SCORE_SCALE,
         }
     }
+
+    /// Everything the network says of `board` with `color` to move and White's `komi`, the
+    /// board seen under one of its eight symmetries ([`symmetries`]; the answers mapped
+    /// back to the board's own points): what KataGo's `kata-raw-nn` answers.
+    pub fn raw(
+        &self,
+        board: &PlayoutBoard,
+        color: Color,
+        komi: f64,
+        symmetry: usize,
+        scratch: &mut ValueScratch,
+    ) -> RawOutput {
+        let size = board.size();
+        let points = size * size;
+        let permutation = &symmetries(size)[symmetry % 8];
+        encode_value(board, color, komi, &mut scratch.trunk.planes);
+        let planes = scratch.trunk.planes.clone();
+        for (point, &image) in permutation.iter().enumerate() {
+            let (from, to) = (point * VALUE_PLANES, image as usize * VALUE_PLANES);
+            scratch.trunk.planes[to..to + VALUE_PLANES]
+                .copy_from_slice(&planes[from..from + VALUE_PLANES]);
+        }
+        let top = self.trunk_of_planes(size, &mut scratch.trunk);
+        let layout = self.shape.head();
+        head_forward(&layout, &self.parameters, top, points, &mut scratch.head);
+        let mut logits = Vec::new();
+        point_logits(
+            &layout,
+            &self.parameters,
+            PointHead::Policy,
+            top,
+            points,
+            &mut logits,
+        );
+        let mut owners = Vec::new();
+        point_logits(
+            &layout,
+            &self.parameters,
+            PointHead::Ownership,
+            top,
+            points,
+            &mut owners,
+        );
+        let stride = board.stride();
+        let legal: Vec<bool> = (0..points)
+            .map(|index| {
+                let point = (index / size + 1) * stride + index % size + 1;
+                board.cell(point) == EMPTY && board.is_legal(point, color)
+            })
+            .collect();
+        let logit_of = |index: usize| logits[permutation[index] as usize];
+        let largest = (0..points)
+            .filter(|&index| legal[index])
+            .map(logit_of)
+            .fold(scratch.head.pass_logit, f32::max);
+        let pass = (scratch.head.pass_logit - largest).exp();
+        let mut policy: Vec<Option<f32>> = (0..points)
+            .map(|index| legal[index].then(|| (logit_of(index) - largest).exp()))
+            .collect();
+        let total = pass + policy.iter().flatten().sum::<f32>();
+        for probability in policy.iter_mut().flatten() {
+            *probability /= total;
+        }
+        RawOutput {
+            win: logistic(scratch.head.logit),
+            lead: scratch.head.score * SCORE_SCALE,
+            policy,
+            pass: pass / total,
+            ownership: (0..points)
+                .map(|index| owners[permutation[index] as usize].tanh())
+                .collect(),
+        }
+    }
+}
+
+/// Everything the network says of one position, from the player to move's view
+/// ([`ValueNetwork::raw`]); points row by row from the bottom-left, as the planes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawOutput {
+    /// The probability of winning.
+    pub win: f32,
+    /// The expected score lead in points.
+    pub lead: f32,
+    /// Each point's move probability, `None` where the mover may not play (occupied, the
+    /// ko point, suicide): the policy head's softmax over the legal points and pass.
+    pub policy: Vec<Option<f32>>,
+    /// The pass's probability.
+    pub pass: f32,
+    /// Each point's expected owner, -1 (the opponent's) to 1 (the mover's).
+    pub ownership: Vec<f32>,
 }
 
 /// What the value network says of a position, from the player to move's view.
@@ -822,5 +916,56 @@ mod tests {
             encode_value(&board, Color::White, 7.5, &mut planes);
             assert_eq!(planes[VALUE_PLANES - 1], 0.5);
         }
+    }
+
+    #[test]
+    fn the_raw_answer_under_a_symmetry_is_the_mirrored_boards() {
+        use crate::go::rules::board::Board;
+        let network = shipped().expect("the shipped network reads");
+        let mut scratch = ValueScratch::default();
+        // A position and its mirror image (symmetry 1 flips the columns).
+        let diagram = ". . . . . . .
+                       . . X O . . .
+                       . X O . O . .
+                       . . X O . . .
+                       . . . X . . .
+                       . . . . . . .
+                       . . . . . . .";
+        let mirrored: String = diagram
+            .lines()
+            .map(|line| line.split_whitespace().rev().collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let board = PlayoutBoard::from_board(&Board::from_diagram(diagram).unwrap(), Color::Black);
+        let image =
+            PlayoutBoard::from_board(&Board::from_diagram(&mirrored).unwrap(), Color::Black);
+        let plain = network.raw(&board, Color::Black, 7.5, 0, &mut scratch);
+        // Symmetry 0 is the evaluation the search makes.
+        let evaluation = network.evaluate(&board, Color::Black, 7.5, &mut scratch, None);
+        assert_eq!((plain.win, plain.lead), (evaluation.win, evaluation.lead));
+        // Under symmetry 1 the network sees the mirror image: the same answer, mirrored back.
+        let seen = network.raw(&board, Color::Black, 7.5, 1, &mut scratch);
+        let image_answer = network.raw(&image, Color::Black, 7.5, 0, &mut scratch);
+        assert_eq!(seen.win, image_answer.win);
+        let size = 7;
+        for point in 0..size * size {
+            let across = point / size * size + size - 1 - point % size;
+            // (The softmax sums the points in another order: equal to rounding.)
+            match (seen.policy[point], image_answer.policy[across]) {
+                (Some(a), Some(b)) => assert!((a - b).abs() <= 1e-5 * b, "{a} against {b}"),
+                (a, b) => assert_eq!(a, b),
+            }
+            assert_eq!(seen.ownership[point], image_answer.ownership[across]);
+        }
+        // The policy is a distribution over the legal points and pass; the eight stones get
+        // none, D5 (among White's stones, but taking C5) some.
+        let total = plain.pass + plain.policy.iter().flatten().sum::<f32>();
+        assert!((total - 1.0).abs() < 1e-4, "{total}");
+        let occupied = (0..size * size)
+            .filter(|&point| plain.policy[point].is_none())
+            .count();
+        assert_eq!(occupied, 8);
+        assert!(plain.policy[4 * size + 3].is_some(), "D5 takes C5");
+        assert!(plain.ownership.iter().all(|owner| owner.abs() <= 1.0));
     }
 }
