@@ -269,7 +269,7 @@ def evaluate(model, groups, device, score_scale, batch_size=1024):
             count = group["win"].shape[0]
             totals = {"entropy": 0.0, "ahead": 0, "decided": 0, "lead_error": 0.0, "leads": 0, "top": 0, "moves": 0}
             for start in range(0, count, batch_size):
-                indices = torch.arange(start, min(count, start + batch_size))
+                indices = torch.arange(start, min(count, start + batch_size), device=group["win"].device)
                 batch = batch_tensors(group, indices, size, device)
                 outputs = model(batch["inputs"])
                 win, _, _, _, logits = losses(outputs, batch, score_scale)
@@ -336,7 +336,8 @@ def main():
     parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     parser.add_argument("--bf16", action="store_true", help="bfloat16 autocast (GPU)")
     parser.add_argument("--minutes", type=float, default=0.0,
-                        help="stop after the epoch that passes this many minutes (0: no limit)")
+                        help="stop once this many minutes have passed, inside an epoch if need be, "
+                             "measuring and keeping that network too (0: no limit)")
     args = parser.parse_args()
     started = time.time()
     torch.manual_seed(args.seed)
@@ -399,7 +400,11 @@ def main():
             batches += [(size, order[start:start + args.batch]) for start in range(0, len(order), args.batch)]
         shuffled = torch.randperm(len(batches), generator=generator)
         summed, positions, epoch_started = 0.0, 0, time.time()
+        out_of_time = False
         for index in shuffled.tolist():
+            if args.minutes and time.time() - started > 60 * args.minutes:
+                out_of_time = True  # a device's lease is short: stop inside the epoch
+                break
             size, indices = batches[index]
             symmetries = torch.randint(0, 8, (len(indices),), generator=generator).to(device)
             batch = batch_tensors(training[size], indices.to(training[size]["win"].device), size, device, symmetries)
@@ -419,7 +424,8 @@ def main():
             positions += len(indices)
         summed = float(summed)
         elapsed = time.time() - epoch_started
-        print(f"epoch {epoch + 1}: training cross-entropy {summed / positions:.4f}, "
+        part = " (stopped inside it: past --minutes)" if out_of_time else ""
+        print(f"epoch {epoch + 1}{part}: training cross-entropy {summed / max(1, positions):.4f}, "
               f"{positions / elapsed:.0f} positions a second ({time.time() - started:.0f} s)", flush=True)
         figures = evaluate(model, held_out, device, score_scale)
         report("  held out", figures)
@@ -427,7 +433,7 @@ def main():
         if best is None or entropy < best[0]:
             best = (entropy, epoch + 1)
             write_weights(args.out, dimensions, model.to_vector())
-        if args.minutes and time.time() - started > 60 * args.minutes:
+        if out_of_time or (args.minutes and time.time() - started > 60 * args.minutes):
             print(f"stopping after epoch {epoch + 1}: past {args.minutes} minutes", flush=True)
             break
     print(f"wrote {args.out} (epoch {best[1]}, the best held out: {best[0]:.4f}) in {time.time() - started:.0f} s", flush=True)
