@@ -150,6 +150,12 @@ search_params! {
     /// games against the playouts alone at equal think time, where judging every leaf won
     /// 38 of 80.
     value_visits: u32 = 2,
+    /// Whether the value network judges each position under one of the board's eight
+    /// symmetries, chosen by the position (the same position always under the same one),
+    /// instead of as it stands: the network's judgement differs between the symmetries
+    /// (`kata-raw-nn all`), and spreading the positions over them keeps that error from
+    /// leaning the same way across the tree. The same cost.
+    value_symmetry: bool = false,
     /// Penalty (losses) for filling one's own eye shape.
     prior_eye: u32 = 40,
     /// Bonus (wins) for capturing a chain in atari.

@@ -41,6 +41,9 @@ pub struct PlayoutSettings {
     self_atari_nakade: usize,
     /// The learned answer shapes, when the parameters ask for them and they load.
     shapes: Option<&'static PlayoutGammas>,
+    /// The value network judges each position under a symmetry of its own
+    /// (`value_symmetry`).
+    pub value_symmetry: bool,
 }
 
 impl PlayoutSettings {
@@ -68,6 +71,7 @@ impl PlayoutSettings {
             } else {
                 None
             },
+            value_symmetry: params.value_symmetry,
         }
     }
 }

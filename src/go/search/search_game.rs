@@ -127,6 +127,19 @@ impl SearchGame for PlayoutBoard {
         settings: &PlayoutSettings,
         scratch: &mut PriorScratch,
     ) -> Option<f64> {
+        if settings.value_symmetry {
+            let network = value::judging(
+                self.size(),
+                settings.komi,
+                settings.capture_target.is_some(),
+            )?;
+            let symmetry = value::position_symmetry(self);
+            return Some(f64::from(
+                network
+                    .evaluate_under(self, player, settings.komi, symmetry, &mut scratch.value)
+                    .win,
+            ));
+        }
         judge(self, player, settings, &mut scratch.value, None)
             .map(|judgement| f64::from(judgement.win))
     }

@@ -318,6 +318,10 @@ pub struct ValueScratch {
 #[derive(Default)]
 struct TrunkScratch {
     planes: Vec<f32>,
+    /// The planes before a symmetry moves them, and the symmetries of `permutations_size`.
+    unmoved: Vec<f32>,
+    permutations: Vec<Vec<u16>>,
+    permutations_size: usize,
     table: Vec<u16>,
     table_size: usize,
     inference: Inference,
@@ -579,6 +583,47 @@ impl ValueNetwork {
         }
     }
 
+    /// The win probability and lead of [`ValueNetwork::evaluate`], the board seen under
+    /// `symmetry` ([`symmetries`]): the pooled heads do not depend on where the points lie,
+    /// so only the input moves.
+    pub fn evaluate_under(
+        &self,
+        board: &PlayoutBoard,
+        color: Color,
+        komi: f64,
+        symmetry: usize,
+        scratch: &mut ValueScratch,
+    ) -> Evaluation {
+        let size = board.size();
+        let points = size * size;
+        let trunk_scratch = &mut scratch.trunk;
+        if trunk_scratch.permutations_size != size {
+            trunk_scratch.permutations = symmetries(size);
+            trunk_scratch.permutations_size = size;
+        }
+        encode_value(board, color, komi, &mut trunk_scratch.unmoved);
+        let permutation = &trunk_scratch.permutations[symmetry % 8];
+        trunk_scratch.planes.clear();
+        trunk_scratch.planes.resize(points * VALUE_PLANES, 0.0);
+        for (point, &image) in permutation.iter().enumerate() {
+            let (from, to) = (point * VALUE_PLANES, image as usize * VALUE_PLANES);
+            trunk_scratch.planes[to..to + VALUE_PLANES]
+                .copy_from_slice(&trunk_scratch.unmoved[from..from + VALUE_PLANES]);
+        }
+        let top = self.trunk_of_planes(size, trunk_scratch);
+        head_forward(
+            &self.shape.head(),
+            &self.parameters,
+            top,
+            points,
+            &mut scratch.head,
+        );
+        Evaluation {
+            win: logistic(scratch.head.logit),
+            lead: scratch.head.score * SCORE_SCALE,
+        }
+    }
+
     /// Everything the network says of `board` with `color` to move and White's `komi`, the
     /// board seen under one of its eight symmetries ([`symmetries`]; the answers mapped
     /// back to the board's own points): what KataGo's `kata-raw-nn` answers.
@@ -651,6 +696,34 @@ impl ValueNetwork {
                 .collect(),
         }
     }
+}
+
+/// The symmetry (0 to 7) a position is judged under with `value_symmetry`: a hash of its
+/// stones, the side's last moves and the ko point, so the same position always gets the
+/// same one.
+pub fn position_symmetry(board: &PlayoutBoard) -> usize {
+    let size = board.size();
+    let stride = board.stride();
+    let mut hash: u64 = 0x9E37_79B9_7F4A_7C15;
+    for row in 0..size {
+        for column in 0..size {
+            let point = (row + 1) * stride + column + 1;
+            let cell = board.cell(point);
+            if cell != EMPTY {
+                hash ^= (point as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+                    ^ u64::from(cell).wrapping_mul(0x94D0_49BB_1331_11EB);
+                hash = hash.rotate_left(17).wrapping_mul(0x2545_F491_4F6C_DD1D);
+            }
+        }
+    }
+    for point in [
+        board.last_move(),
+        board.second_last_move(),
+        board.ko_point(),
+    ] {
+        hash = (hash ^ point as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    }
+    (hash >> 61) as usize
 }
 
 /// Everything the network says of one position, from the player to move's view
@@ -943,8 +1016,22 @@ mod tests {
         // Symmetry 0 is the evaluation the search makes.
         let evaluation = network.evaluate(&board, Color::Black, 7.5, &mut scratch, None);
         assert_eq!((plain.win, plain.lead), (evaluation.win, evaluation.lead));
-        // Under symmetry 1 the network sees the mirror image: the same answer, mirrored back.
+        // Under symmetry 1 the network sees the mirror image: the same answer, mirrored back;
+        // the search's judgement under a symmetry (`value_symmetry`) is the same.
         let seen = network.raw(&board, Color::Black, 7.5, 1, &mut scratch);
+        for symmetry in 0..8 {
+            let under = network.evaluate_under(&board, Color::Black, 7.5, symmetry, &mut scratch);
+            let whole = network.raw(&board, Color::Black, 7.5, symmetry, &mut scratch);
+            assert_eq!((under.win, under.lead), (whole.win, whole.lead));
+        }
+        assert_eq!(
+            network
+                .evaluate_under(&board, Color::Black, 7.5, 0, &mut scratch)
+                .win,
+            evaluation.win
+        );
+        assert!(position_symmetry(&board) < 8);
+        assert_eq!(position_symmetry(&board), position_symmetry(&board.clone()));
         let image_answer = network.raw(&image, Color::Black, 7.5, 0, &mut scratch);
         assert_eq!(seen.win, image_answer.win);
         let size = 7;
