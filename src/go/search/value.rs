@@ -26,6 +26,11 @@
 //! `ISHIVAL4`, the five dimensions as u32 and the parameters as f32, little-endian, and
 //! `ISHIVAL3` (the same, with one board size in place of the mask).
 //!
+//! A position can also be judged with the board under one of its eight symmetries
+//! ([`ValueNetwork::evaluate_under`], the search's `value_symmetry`), and answered whole,
+//! every head's output mapped back to the board's points ([`ValueNetwork::raw`],
+//! `kata-raw-nn`). `scripts/train/torch_value.py` keeps a PyTorch copy of this layout.
+//!
 //! Knows the playout board, the input planes and the network library; nothing of the tree.
 
 use crate::color::Color;
