@@ -588,6 +588,32 @@ impl ValueNetwork {
         }
     }
 
+    /// The trunk's output for `board` with `color` to move at `komi`, the board seen under
+    /// `symmetry` ([`symmetries`]): the planes moved point by point.
+    fn trunk_under<'a>(
+        &self,
+        board: &PlayoutBoard,
+        color: Color,
+        komi: f64,
+        symmetry: usize,
+        scratch: &'a mut TrunkScratch,
+    ) -> &'a [f32] {
+        let size = board.size();
+        if scratch.permutations_size != size {
+            scratch.permutations = symmetries(size);
+            scratch.permutations_size = size;
+        }
+        encode_value(board, color, komi, &mut scratch.unmoved);
+        scratch.planes.clear();
+        scratch.planes.resize(scratch.unmoved.len(), 0.0);
+        for (point, &image) in scratch.permutations[symmetry % 8].iter().enumerate() {
+            let (from, to) = (point * VALUE_PLANES, image as usize * VALUE_PLANES);
+            scratch.planes[to..to + VALUE_PLANES]
+                .copy_from_slice(&scratch.unmoved[from..from + VALUE_PLANES]);
+        }
+        self.trunk_of_planes(size, scratch)
+    }
+
     /// The win probability and lead of [`ValueNetwork::evaluate`], the board seen under
     /// `symmetry` ([`symmetries`]): the pooled heads do not depend on where the points lie,
     /// so only the input moves.
@@ -599,23 +625,8 @@ impl ValueNetwork {
         symmetry: usize,
         scratch: &mut ValueScratch,
     ) -> Evaluation {
-        let size = board.size();
-        let points = size * size;
-        let trunk_scratch = &mut scratch.trunk;
-        if trunk_scratch.permutations_size != size {
-            trunk_scratch.permutations = symmetries(size);
-            trunk_scratch.permutations_size = size;
-        }
-        encode_value(board, color, komi, &mut trunk_scratch.unmoved);
-        let permutation = &trunk_scratch.permutations[symmetry % 8];
-        trunk_scratch.planes.clear();
-        trunk_scratch.planes.resize(points * VALUE_PLANES, 0.0);
-        for (point, &image) in permutation.iter().enumerate() {
-            let (from, to) = (point * VALUE_PLANES, image as usize * VALUE_PLANES);
-            trunk_scratch.planes[to..to + VALUE_PLANES]
-                .copy_from_slice(&trunk_scratch.unmoved[from..from + VALUE_PLANES]);
-        }
-        let top = self.trunk_of_planes(size, trunk_scratch);
+        let points = board.size() * board.size();
+        let top = self.trunk_under(board, color, komi, symmetry, &mut scratch.trunk);
         head_forward(
             &self.shape.head(),
             &self.parameters,
@@ -642,15 +653,8 @@ impl ValueNetwork {
     ) -> RawOutput {
         let size = board.size();
         let points = size * size;
-        let permutation = &symmetries(size)[symmetry % 8];
-        encode_value(board, color, komi, &mut scratch.trunk.planes);
-        let planes = scratch.trunk.planes.clone();
-        for (point, &image) in permutation.iter().enumerate() {
-            let (from, to) = (point * VALUE_PLANES, image as usize * VALUE_PLANES);
-            scratch.trunk.planes[to..to + VALUE_PLANES]
-                .copy_from_slice(&planes[from..from + VALUE_PLANES]);
-        }
-        let top = self.trunk_of_planes(size, &mut scratch.trunk);
+        let permutation = symmetries(size).swap_remove(symmetry % 8);
+        let top = self.trunk_under(board, color, komi, symmetry, &mut scratch.trunk);
         let layout = self.shape.head();
         head_forward(&layout, &self.parameters, top, points, &mut scratch.head);
         let mut logits = Vec::new();
