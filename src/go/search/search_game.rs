@@ -22,6 +22,8 @@ use crate::search::random::Random;
 /// network is not trusted on, and with a komi beyond [`value::KOMI_SCALE`] points either way
 /// (its komi plane outside -1..1: the teacher's games never go there, and a komi of 40
 /// read as a close game lost a won territory finish), where its judgement is not measured.
+/// With `value_symmetry` and no ownership asked for, the board is seen under the symmetry
+/// [`value::position_symmetry`] gives it.
 pub fn judge(
     board: &PlayoutBoard,
     player: Color,
@@ -34,7 +36,18 @@ pub fn judge(
         settings.komi,
         settings.capture_target.is_some(),
     )?;
-    Some(network.evaluate(board, player, settings.komi, scratch, ownership))
+    Some(match ownership {
+        // `value_symmetry`: the position under its own symmetry (the pooled value and lead
+        // need no mapping back; an ownership asked for is read as the board stands).
+        None if settings.value_symmetry => network.evaluate_under(
+            board,
+            player,
+            settings.komi,
+            value::position_symmetry(board),
+            scratch,
+        ),
+        ownership => network.evaluate(board, player, settings.komi, scratch, ownership),
+    })
 }
 
 impl SearchGame for PlayoutBoard {
@@ -127,19 +140,6 @@ impl SearchGame for PlayoutBoard {
         settings: &PlayoutSettings,
         scratch: &mut PriorScratch,
     ) -> Option<f64> {
-        if settings.value_symmetry {
-            let network = value::judging(
-                self.size(),
-                settings.komi,
-                settings.capture_target.is_some(),
-            )?;
-            let symmetry = value::position_symmetry(self);
-            return Some(f64::from(
-                network
-                    .evaluate_under(self, player, settings.komi, symmetry, &mut scratch.value)
-                    .win,
-            ));
-        }
         judge(self, player, settings, &mut scratch.value, None)
             .map(|judgement| f64::from(judgement.win))
     }
