@@ -5,7 +5,9 @@ weight file (`ISHINN`, kind `go-value`, `src/nn/file.rs`), which the engine load
 `--value-network FILE` and `ishi-train --evaluate-value-network FILE` measures.
 
 The same network as `src/go/search/value.rs` (a 3x3 stem, residual blocks of two 3x3
-convolutions, each channel's mean and maximum pooled into one rectified hidden layer with
+convolutions, with `pooled` in the file each block's second convolution biased by a linear
+map of its inner layer's mean, mean times (sqrt(points) - 14) / 10 and maximum over the board
+(`src/nn/pool.rs`), each channel's mean and maximum pooled into one rectified hidden layer with
 the win logit, the score lead / 20 and the pass logit; 1x1 ownership and policy heads), the
 same loss as `src/go/learn/value_fit.rs` (the win probability's cross-entropy, ownership's
 cross-entropy averaged over the points with the owner's probability the logistic of twice
@@ -18,7 +20,8 @@ are on the same positions as `ishi-train`'s.
     ishi-train --data A.ishigames.gz --data B.ishigames.gz --network-size 9,13,19 \\
         --export-samples samples
     python3 scripts/train/torch_value.py --samples samples --out value.bin \\
-        [--start-from models/go-value.bin] [--blocks 4 --channels 64] [--epochs 20] [--device cuda]
+        [--start-from models/go-value.bin] [--blocks 4 --channels 64] [--pooling] [--epochs 20] \\
+        [--device cuda]
     python3 scripts/train/torch_value.py --samples samples --evaluate models/go-value.bin
 
 Needs PyTorch and NumPy. Prints its report on stdout.
@@ -99,12 +102,19 @@ def write_weights(path, dimensions, parameters):
 class ValueNet(nn.Module):
     """ishi's value network (see the module's docstring)."""
 
-    def __init__(self, inputs, channels, blocks, hidden):
+    def __init__(self, inputs, channels, blocks, hidden, pooled=False):
         super().__init__()
         self.inputs, self.channels, self.blocks, self.hidden_units = inputs, channels, blocks, hidden
+        self.pooled = pooled
         self.stem = nn.Conv2d(inputs, channels, 3, padding=1)
         self.convolutions = nn.ModuleList(
             nn.Conv2d(channels, channels, 3, padding=1) for _ in range(2 * blocks))
+        # Each block's pooling weights [3 * channels][channels], zero at first as ishi's.
+        self.pooling = nn.ModuleList(
+            nn.Linear(3 * channels, channels, bias=False) for _ in range(blocks if pooled else 0))
+        with torch.no_grad():
+            for linear in self.pooling:
+                linear.weight.zero_()
         self.hidden = nn.Linear(2 * channels, hidden)
         self.win = nn.Linear(hidden, 1)
         self.score = nn.Linear(hidden, 1)
@@ -116,9 +126,16 @@ class ValueNet(nn.Module):
         """`planes` [batch][inputs][size][size]: the win logit, the score (lead / 20), the
         pass logit, the ownership logits and the move logits ([batch][points])."""
         trunk = F.relu(self.stem(planes))
+        points = planes.shape[2] * planes.shape[3]
         for block in range(self.blocks):
             inner = F.relu(self.convolutions[2 * block](trunk))
-            trunk = F.relu(self.convolutions[2 * block + 1](inner) + trunk)
+            second = self.convolutions[2 * block + 1](inner)
+            if self.pooled:
+                mean = inner.mean(dim=(2, 3))
+                features = torch.cat([mean, mean * ((math.sqrt(points) - 14.0) / 10.0),
+                                      inner.amax(dim=(2, 3))], dim=1)
+                second = second + self.pooling[block](features)[:, :, None, None]
+            trunk = F.relu(second + trunk)
         pooled = torch.cat([trunk.mean(dim=(2, 3)), trunk.amax(dim=(2, 3))], dim=1)
         hidden = F.relu(self.hidden(pooled))
         return (self.win(hidden)[:, 0], self.score(hidden)[:, 0], self.pass_move(hidden)[:, 0],
@@ -126,7 +143,8 @@ class ValueNet(nn.Module):
 
     # The parameter vector's order (`ValueShape::head`, `Shape::convolutions`): each 3x3
     # convolution's weights [9 * inputs][outputs] (offsets row by row from the upper left,
-    # the input channels within) then its biases; the hidden layer's weights [2 * channels]
+    # the input channels within) then its biases; in a pooled network each block's pooling
+    # weights [3 * channels][channels]; the hidden layer's weights [2 * channels]
     # [hidden] and biases; the win output's weights and bias, the score's, the ownership
     # convolution's, the policy convolution's, the pass output's.
     def _pieces(self):
@@ -136,6 +154,8 @@ class ValueNet(nn.Module):
             pieces.append((weight, lambda w: w.permute(2, 3, 1, 0).reshape(-1, w.shape[0]),
                            lambda flat, w: flat.reshape(3, 3, w.shape[1], w.shape[0]).permute(3, 2, 0, 1)))
             pieces.append((convolution.bias, None, None))
+        for linear in self.pooling:
+            pieces.append((linear.weight, lambda w: w.t(), lambda flat, w: flat.reshape(w.shape[1], w.shape[0]).t()))
         pieces.append((self.hidden.weight, lambda w: w.t(), lambda flat, w: flat.reshape(w.shape[1], w.shape[0]).t()))
         pieces.append((self.hidden.bias, None, None))
         for output in (self.win, self.score):
@@ -167,6 +187,14 @@ class ValueNet(nn.Module):
                 tensor.copy_(value.to(tensor.device))
         if at != vector.numel():
             raise SystemExit(f"{vector.numel()} parameters, the network has {at}")
+
+
+def network_from(dimensions, vector):
+    """The network a weight file describes, its parameters loaded."""
+    model = ValueNet(dimensions["inputs"], dimensions["channels"], dimensions["blocks"], dimensions["hidden"],
+                     pooled=bool(dimensions.get("pooled", 0)))
+    model.load_vector(vector)
+    return model
 
 
 def load_split(directory, manifest, split):
@@ -325,6 +353,8 @@ def main():
     parser.add_argument("--channels", type=int, default=32)
     parser.add_argument("--blocks", type=int, default=4)
     parser.add_argument("--hidden", type=int, default=32)
+    parser.add_argument("--pooling", action="store_true",
+                        help="each block pools the board (a start without it grows into it)")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--learning-rate", type=float, default=0.002)
@@ -349,8 +379,7 @@ def main():
 
     if args.evaluate:
         dimensions, vector = read_weights(args.evaluate)
-        model = ValueNet(dimensions["inputs"], dimensions["channels"], dimensions["blocks"], dimensions["hidden"])
-        model.load_vector(vector)
+        model = network_from(dimensions, vector)
         model.to(device)
         report(f"held out, {args.evaluate},", evaluate(model, held_out, device, score_scale))
         return
@@ -362,11 +391,18 @@ def main():
     sizes = sorted(training)
     if args.start_from:
         dimensions, vector = read_weights(args.start_from)
-        model = ValueNet(dimensions["inputs"], dimensions["channels"], dimensions["blocks"], dimensions["hidden"])
-        model.load_vector(vector)
-        print(f"starting from {args.start_from}: {dimensions['blocks']} blocks of {dimensions['channels']} channels", flush=True)
+        model = network_from(dimensions, vector)
+        print(f"starting from {args.start_from}: {dimensions['blocks']} blocks of {dimensions['channels']} channels"
+              f"{', pooled' if model.pooled else ''}", flush=True)
+        if args.pooling and not model.pooled:
+            # Grown into a pooled network whose pooling starts silent: it judges as before.
+            grown = ValueNet(model.inputs, model.channels, model.blocks, model.hidden_units, pooled=True)
+            missing = grown.load_state_dict(model.state_dict(), strict=False).missing_keys
+            assert all(key.startswith("pooling.") for key in missing), missing
+            model = grown
+            print("grown into a pooled network (the pooling weights start at zero)", flush=True)
     else:
-        model = ValueNet(inputs, args.channels, args.blocks, args.hidden)
+        model = ValueNet(inputs, args.channels, args.blocks, args.hidden, pooled=args.pooling)
         with torch.no_grad():  # each block's second convolution starts small, as ishi's
             for block in range(args.blocks):
                 model.convolutions[2 * block + 1].weight.mul_(0.1)
@@ -377,6 +413,8 @@ def main():
     learned = board_mask(sizes) | (read_weights(args.start_from)[0].get("sizes", 0) if args.start_from else 0)
     dimensions = {"inputs": model.inputs, "channels": model.channels, "blocks": model.blocks,
                   "hidden": model.hidden_units, "sizes": learned}
+    if model.pooled:
+        dimensions["pooled"] = 1
     for size in sizes:
         print(f"{size}x{size}: {training[size]['win'].shape[0]} training positions, "
               f"{held_out[size]['win'].shape[0] if size in held_out else 0} held out", flush=True)

@@ -88,6 +88,11 @@ struct Arguments {
     /// The network's residual blocks.
     #[arg(long, default_value_t = 4)]
     network_blocks: usize,
+    /// Every residual block biases its second convolution by the pooled board (KataGo's
+    /// global pooling; `src/nn/pool.rs`). A starting network without it grows into one
+    /// with it, judging as before.
+    #[arg(long)]
+    network_pooling: bool,
     /// Passes over the training positions for the network.
     #[arg(long, default_value_t = 8)]
     network_epochs: usize,
@@ -348,6 +353,7 @@ fn network_options(arguments: &Arguments) -> NetworkOptions {
     NetworkOptions {
         channels: arguments.network_channels,
         blocks: arguments.network_blocks,
+        pooled: arguments.network_pooling,
         epochs: arguments.network_epochs,
         batch: arguments.network_batch,
         learning_rate: arguments.network_learning_rate,
@@ -542,12 +548,22 @@ fn run_value_network(
     };
     if let (None, Some(start)) = (&resume, &start) {
         let trunk = start.shape.trunk;
-        if (trunk.blocks, trunk.channels) != (arguments.network_blocks, arguments.network_channels)
-        {
+        let asked = (
+            arguments.network_blocks,
+            arguments.network_channels,
+            arguments.network_pooling,
+        );
+        if (trunk.blocks, trunk.channels, trunk.pooled) != asked {
+            let pooling = |pooled: bool| if pooled { ", pooled" } else { "" };
             say(&format!(
-                "growing the starting network from {} blocks of {} channels to {} of {} (it \
-                 judges as before; the new channels and blocks start silent)",
-                trunk.blocks, trunk.channels, arguments.network_blocks, arguments.network_channels
+                "growing the starting network from {} blocks of {} channels{} to {} of {}{} (it \
+                 judges as before; the new channels, blocks and pooling start silent)",
+                trunk.blocks,
+                trunk.channels,
+                pooling(trunk.pooled),
+                arguments.network_blocks,
+                arguments.network_channels,
+                pooling(arguments.network_pooling)
             ));
         }
     }

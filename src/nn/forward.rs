@@ -2,13 +2,15 @@
 //! [channel]`), each 3x3 convolution one matrix product over the "im2col" unfolding
 //! `[position * point][9 * channel]` (offsets row by row from the upper left, channels
 //! within) with weights `[9 * inputs][outputs]`, rectified, the residual added before the
-//! second rectifier of each block; the trunk's activations are kept for the backward pass
+//! second rectifier of each block (in a pooled trunk the second convolution's biases are
+//! each position's own, [`crate::nn::pool`]); the trunk's activations are kept for the backward pass
 //! ([`crate::nn::train`]). The engine runs the same arithmetic summed directly over the
 //! neighbours ([`crate::nn::inference`]), which agrees with this to rounding.
 //!
 //! Knows the layout; no game.
 
 use crate::nn::layout::{Convolution, Shape};
+use crate::nn::pool::{block_biases, pool, FEATURES};
 
 /// Unfolds `input` (`[position][point][channels]`, `points` per position) into `columns`
 /// (`[position * point][9 * channels]`).
@@ -80,8 +82,10 @@ pub fn multiply(
     }
 }
 
-/// Runs one convolution: `output = unfold(input) · weights + biases`, rectified when
-/// `rectify`; `columns` receives the unfolding (kept by training for the backward pass).
+/// Runs one convolution: `output = unfold(input) · weights + biases`, the `residual`
+/// added when given, rectified; the biases are the layer's, or with `position_biases`
+/// (`[position][outputs]`) each position's own; `columns` receives the unfolding (kept by
+/// training for the backward pass).
 #[allow(clippy::too_many_arguments)]
 pub fn convolve(
     parameters: &[f32],
@@ -92,6 +96,7 @@ pub fn convolve(
     columns: &mut [f32],
     output: &mut [f32],
     residual: Option<&[f32]>,
+    position_biases: Option<&[f32]>,
 ) {
     let rows = input.len() / layer.inputs;
     unfold(input, layer.inputs, points, table, columns);
@@ -107,8 +112,15 @@ pub fn convolve(
         output,
         false,
     );
-    let biases = &parameters[layer.biases..layer.biases + layer.outputs];
+    let layer_biases = &parameters[layer.biases..layer.biases + layer.outputs];
     for (row, out) in output.chunks_exact_mut(layer.outputs).enumerate() {
+        let biases = match position_biases {
+            Some(biases) => {
+                let position = row / points;
+                &biases[position * layer.outputs..(position + 1) * layer.outputs]
+            }
+            None => layer_biases,
+        };
         match residual {
             Some(residual) => {
                 let skip = &residual[row * layer.outputs..(row + 1) * layer.outputs];
@@ -138,6 +150,12 @@ pub struct Activations {
     pub trunk: Vec<Vec<f32>>,
     /// The first convolution's output in each block.
     pub inner: Vec<Vec<f32>>,
+    /// In a pooled trunk, each block's pooled features `[position][FEATURES * channels]`.
+    pub pooled: Vec<Vec<f32>>,
+    /// In a pooled trunk, each block's point of each channel's maximum `[position][channel]`.
+    pub maximum_points: Vec<Vec<u32>>,
+    /// Scratch: a pooled block's second convolution's biases `[position][channel]`.
+    pub block_biases: Vec<f32>,
     /// The logits, `[position][point]`.
     pub logits: Vec<f32>,
 }
@@ -220,7 +238,15 @@ pub fn forward_trunk(
         &mut activations.columns[0],
         &mut activations.trunk[0],
         None,
+        None,
     );
+    if shape.pooled {
+        activations.pooled.resize_with(shape.blocks, Vec::new);
+        activations
+            .maximum_points
+            .resize_with(shape.blocks, Vec::new);
+        resize(&mut activations.block_biases, positions * shape.channels);
+    }
     for block in 0..shape.blocks {
         let (before, after) = activations.trunk.split_at_mut(block + 1);
         let trunk_in = &before[block];
@@ -233,16 +259,44 @@ pub fn forward_trunk(
             &mut activations.columns[1 + 2 * block],
             &mut activations.inner[block],
             None,
+            None,
         );
+        let second = layers[2 + 2 * block];
+        if let Some(weights) = shape.pooling(block) {
+            let channels = shape.channels;
+            let features = &mut activations.pooled[block];
+            resize(features, positions * FEATURES * channels);
+            let maximum_points = &mut activations.maximum_points[block];
+            maximum_points.resize(positions * channels, 0);
+            let layer_biases = &parameters[second.biases..second.biases + channels];
+            for position in 0..positions {
+                let pooled = &mut features[position * FEATURES * channels..][..FEATURES * channels];
+                pool(
+                    &activations.inner[block][position * points * channels..],
+                    points,
+                    channels,
+                    pooled,
+                    &mut maximum_points[position * channels..(position + 1) * channels],
+                );
+                block_biases(
+                    parameters,
+                    weights,
+                    layer_biases,
+                    pooled,
+                    &mut activations.block_biases[position * channels..(position + 1) * channels],
+                );
+            }
+        }
         convolve(
             parameters,
-            layers[2 + 2 * block],
+            second,
             &activations.inner[block],
             points,
             table,
             &mut activations.columns[2 + 2 * block],
             &mut after[0],
             Some(trunk_in),
+            shape.pooled.then_some(activations.block_biases.as_slice()),
         );
     }
 }

@@ -20,6 +20,7 @@
 
 use crate::nn::forward::{forward, forward_trunk, Activations};
 use crate::nn::layout::Shape;
+use crate::nn::pool::{pooled_biases, PoolScratch};
 
 /// The output width the direct kernel is built for.
 const WIDTH: usize = 32;
@@ -44,6 +45,8 @@ pub struct Inference {
     next: Vec<f32>,
     /// The input planes with their zero row.
     input: Vec<f32>,
+    /// A pooled block's biases.
+    pooling: PoolScratch,
     /// The training's activations, for widths the kernel is not built for.
     fallback: Activations,
 }
@@ -142,13 +145,13 @@ pub fn trunk<'a>(
     let layers = shape.convolutions();
     let neighbours = &inference.neighbours;
     let run = |layer: crate::nn::layout::Convolution,
+               biases: &[f32],
                from: &[f32],
                to: &mut [f32],
                residual: Option<&[f32]>| {
         let weights = &parameters[layer.weights..layer.weights + 9 * layer.inputs * channels];
         for column in 0..channels / WIDTH {
-            let start = layer.biases + column * WIDTH;
-            let biases: &[f32; WIDTH] = parameters[start..start + WIDTH]
+            let biases: &[f32; WIDTH] = biases[column * WIDTH..(column + 1) * WIDTH]
                 .try_into()
                 .expect("the width is checked");
             let operands = Operands {
@@ -168,16 +171,42 @@ pub fn trunk<'a>(
             );
         }
     };
-    run(layers[0], &inference.input, &mut inference.trunk, None);
+    let layer_biases = |layer: crate::nn::layout::Convolution| {
+        &parameters[layer.biases..layer.biases + layer.outputs]
+    };
+    run(
+        layers[0],
+        layer_biases(layers[0]),
+        &inference.input,
+        &mut inference.trunk,
+        None,
+    );
     for block in 0..shape.blocks {
+        let (first, second) = (layers[1 + 2 * block], layers[2 + 2 * block]);
         run(
-            layers[1 + 2 * block],
+            first,
+            layer_biases(first),
             &inference.trunk,
             &mut inference.inner,
             None,
         );
+        let biases = match shape.pooling(block) {
+            Some(weights) => {
+                pooled_biases(
+                    parameters,
+                    weights,
+                    layer_biases(second),
+                    &inference.inner,
+                    points,
+                    &mut inference.pooling,
+                );
+                &inference.pooling.biases
+            }
+            None => layer_biases(second),
+        };
         run(
-            layers[2 + 2 * block],
+            second,
+            biases,
             &inference.inner,
             &mut inference.next,
             Some(&inference.trunk),
@@ -576,23 +605,27 @@ mod tests {
 
     /// The direct pass gives the training's logits to rounding, on boards whose point count
     /// is and is not a multiple of the group, for the kernel's width, its multiples and
-    /// other widths.
+    /// other widths, with and without the blocks' pooling.
     #[test]
     fn direct_logits_match_the_training_forward_pass() {
         let cases = [
-            (9, 32, 2),
-            (5, 32, 1),
-            (7, 8, 1),
-            (2, 32, 1),
-            (9, 64, 2),
-            (5, 96, 1),
-            (7, 48, 1),
+            (9, 32, 2, false),
+            (5, 32, 1, false),
+            (7, 8, 1, false),
+            (2, 32, 1, false),
+            (9, 64, 2, false),
+            (5, 96, 1, false),
+            (7, 48, 1, false),
+            (9, 32, 2, true),
+            (7, 8, 2, true),
+            (13, 64, 1, true),
         ];
-        for (size, channels, blocks) in cases {
+        for (size, channels, blocks, pooled) in cases {
             let shape = Shape {
                 inputs: INPUT_PLANES,
                 channels,
                 blocks,
+                pooled,
                 board_size: size,
             };
             let parameters = pseudo_random(shape.parameter_count(), 7 + size as u64, 0.3);

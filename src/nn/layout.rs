@@ -4,6 +4,9 @@
 //! each point ([`neighbour_table`] builds a square board's; a game whose board is another
 //! shape builds its own, `u16::MAX` marking an offset off the board).
 //!
+//! A pooled trunk ([`Shape::pooled`]) keeps each block's pooling weights after the
+//! convolutions ([`Shape::pooling`]; [`crate::nn::pool`]).
+//!
 //! Knows no game.
 
 /// The network's dimensions.
@@ -15,6 +18,9 @@ pub struct Shape {
     pub channels: usize,
     /// Residual blocks.
     pub blocks: usize,
+    /// Whether every residual block biases its second convolution by the pooled board
+    /// ([`crate::nn::pool`]).
+    pub pooled: bool,
     /// The board size the network was trained for (a record the game keeps; the layout
     /// and the passes depend only on the points of the table they are given).
     pub board_size: usize,
@@ -56,10 +62,28 @@ impl Shape {
         layers
     }
 
-    /// Offset of the head's weights `[channels]`, followed by its bias.
-    pub fn head(&self) -> usize {
+    /// Offset of the pooling weights of `block` (`[pool::FEATURES * channels][channels]`),
+    /// after every convolution, or `None` in a trunk that does not pool.
+    pub fn pooling(&self, block: usize) -> Option<usize> {
+        (self.pooled && block < self.blocks)
+            .then(|| self.convolutions_end() + block * self.pooling_length())
+    }
+
+    /// The parameters of one block's pooling weights.
+    fn pooling_length(&self) -> usize {
+        crate::nn::pool::FEATURES * self.channels * self.channels
+    }
+
+    /// Where the convolutions end.
+    fn convolutions_end(&self) -> usize {
         let last = *self.convolutions().last().expect("the stem exists");
         last.biases + last.outputs
+    }
+
+    /// Offset of the head's weights `[channels]`, followed by its bias: the end of the trunk.
+    pub fn head(&self) -> usize {
+        let pooling = if self.pooled { self.blocks } else { 0 };
+        self.convolutions_end() + pooling * self.pooling_length()
     }
 
     /// The number of parameters.

@@ -5,7 +5,7 @@
 //! table describes, so a game may train one network over several sizes.
 //!
 //! Read in order: `layout` (dimensions, where the parameters lie, the neighbour table),
-//! `forward` (the forward pass as training runs it: unfolding and matrix products, the
+//! `pool` (the trunk's global pooling bias, KataGo's), `forward` (the forward pass as training runs it: unfolding and matrix products, the
 //! activations kept), `inference` (the same trunk as the engine runs it: direct AVX-512,
 //! AVX2/FMA or portable kernels), `winograd` (the same trunk on a square board by Winograd's
 //! minimal filtering, fewer multiplications), `head` (the pooled head and the point head, forward and
@@ -22,6 +22,7 @@ pub mod forward;
 pub mod head;
 pub mod inference;
 pub mod layout;
+pub mod pool;
 pub mod train;
 pub mod winograd;
 

@@ -15,6 +15,7 @@
 use crate::nn::file::WeightFile;
 use crate::nn::forward::{multiply, Activations};
 use crate::nn::layout::{Convolution, Shape};
+use crate::nn::pool::{pool_backward, FEATURES};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -27,6 +28,8 @@ pub struct NetworkOptions {
     pub channels: usize,
     /// Residual blocks.
     pub blocks: usize,
+    /// Whether the blocks pool the board ([`crate::nn::pool`]).
+    pub pooled: bool,
     /// Passes over the samples.
     pub epochs: usize,
     /// Samples per step.
@@ -174,6 +177,31 @@ pub(crate) fn trunk_backward(
             column_gradient,
             Some(inner_gradient),
         );
+        if let Some(weights) = shape.pooling(block) {
+            // The block's pooled bias: each position's gradient of it is the sum over its
+            // points of the pre-activation's.
+            let channels = shape.channels;
+            let mut bias_gradient = vec![0.0f32; channels];
+            for position in 0..activations.positions {
+                let rows = position * points * channels..(position + 1) * points * channels;
+                bias_gradient.fill(0.0);
+                for row in pre_gradient[rows.clone()].chunks_exact(channels) {
+                    for (sum, value) in bias_gradient.iter_mut().zip(row) {
+                        *sum += value;
+                    }
+                }
+                pool_backward(
+                    parameters,
+                    weights,
+                    &activations.pooled[block][position * FEATURES * channels..],
+                    &activations.maximum_points[block][position * channels..],
+                    &bias_gradient,
+                    points,
+                    gradient,
+                    &mut inner_gradient[rows],
+                );
+            }
+        }
         for (value, &out) in inner_gradient.iter_mut().zip(&activations.inner[block]) {
             if out <= 0.0 {
                 *value = 0.0;
@@ -212,7 +240,8 @@ pub(crate) fn trunk_backward(
 
 /// Sets the trunk's convolutions in `parameters` (the first [`Shape::head`] of them):
 /// He-scaled uniform weights, the second convolution of each block a tenth of that (each
-/// block starts near the identity), zero biases.
+/// block starts near the identity), zero biases, zero pooling weights (the pooled bias
+/// starts silent and learns from the first step: its gradient is the pooled features').
 pub(crate) fn initial_trunk_parameters(
     shape: &Shape,
     random: &mut SmallRng,
@@ -228,14 +257,19 @@ pub(crate) fn initial_trunk_parameters(
         }
         parameters[layer.biases..layer.biases + layer.outputs].fill(0.0);
     }
+    if let Some(start) = shape.pooling(0) {
+        parameters[start..shape.head()].fill(0.0);
+    }
 }
 
 /// Whether a trunk of `smaller`'s shape can grow into one of `larger`'s with
-/// [`grow_trunk`]: the same input planes, no fewer channels and no fewer blocks.
+/// [`grow_trunk`]: the same input planes, no fewer channels and no fewer blocks, and
+/// pooled if the smaller one is.
 pub fn can_grow(smaller: &Shape, larger: &Shape) -> bool {
     smaller.inputs == larger.inputs
         && smaller.channels <= larger.channels
         && smaller.blocks <= larger.blocks
+        && (larger.pooled || !smaller.pooled)
 }
 
 /// Grows a trained trunk (`smaller`, its `smaller_parameters`) into a wider and deeper one
@@ -248,7 +282,10 @@ pub fn can_grow(smaller: &Shape, larger: &Shape) -> bool {
 ///   the first step while nothing reads them yet;
 /// - the new blocks after the old ones, their first convolution as initialised and their
 ///   second one writing zero into the old channels: with the residual added before the
-///   rectifier and the trunk already rectified, such a block passes the old channels through.
+///   rectifier and the trunk already rectified, such a block passes the old channels through;
+/// - in a pooled trunk, the old blocks' pooling weights between old channels, zero weights
+///   everywhere else (a trunk that did not pool grows into one whose pooled biases start
+///   silent).
 ///
 /// The heads must then read the new channels with zero weights (the game's heads know
 /// their layout); training learns those weights, through which the rest learns. Panics when
@@ -288,6 +325,23 @@ pub fn grow_trunk(
             larger_parameters[start..start + smaller.channels].fill(0.0);
         }
         larger_parameters[second.biases..second.biases + smaller.channels].fill(0.0);
+    }
+    for block in 0..larger.blocks {
+        let Some(target) = larger.pooling(block) else {
+            break;
+        };
+        let (old_channels, new_channels) = (smaller.channels, larger.channels);
+        larger_parameters[target..target + FEATURES * new_channels * new_channels].fill(0.0);
+        let Some(source) = smaller.pooling(block) else {
+            continue;
+        };
+        for feature in 0..FEATURES * old_channels {
+            let (kind, channel) = (feature / old_channels, feature % old_channels);
+            let to = target + (kind * new_channels + channel) * new_channels;
+            let from = source + feature * old_channels;
+            larger_parameters[to..to + old_channels]
+                .copy_from_slice(&smaller_parameters[from..from + old_channels]);
+        }
     }
 }
 
@@ -622,6 +676,7 @@ mod tests {
         let options = NetworkOptions {
             channels: 1,
             blocks: 0,
+            pooled: false,
             epochs: 3,
             batch: 4,
             learning_rate: 0.0,
@@ -678,77 +733,100 @@ mod tests {
     }
 
     /// A grown trunk computes the smaller one's output on the old channels (and a trunk
-    /// grown into its own shape is itself); the shapes that cannot grow are refused.
+    /// grown into its own shape is itself), pooled or not, and a trunk that did not pool
+    /// grows into one that does; the shapes that cannot grow are refused.
     #[test]
     fn a_grown_trunk_computes_what_the_smaller_one_did() {
         use crate::nn::forward::forward_trunk;
         use crate::nn::layout::neighbour_table;
-        let smaller = Shape {
-            inputs: 5,
-            channels: 4,
-            blocks: 2,
-            board_size: 5,
-        };
-        let mut random = SmallRng::seed_from_u64(7);
-        let mut old = vec![0.0; smaller.head()];
-        initial_trunk_parameters(&smaller, &mut random, &mut old);
-        // Trained biases are not zero: give the old ones some.
-        for layer in smaller.convolutions() {
-            for bias in &mut old[layer.biases..layer.biases + layer.outputs] {
-                *bias = random.gen_range(-0.2..0.2);
-            }
-        }
-        let points = 25;
-        let table = neighbour_table(5);
-        let input: Vec<f32> = (0..2 * points * smaller.inputs)
-            .map(|_| random.gen_range(0.0..1.0))
-            .collect();
-        let mut activations = Activations::default();
-        forward_trunk(&smaller, &old, &input, points, &table, &mut activations);
-        let expected = activations.trunk[smaller.blocks].clone();
-        for (channels, blocks) in [(4, 2), (6, 2), (4, 3), (7, 4)] {
-            let larger = Shape {
-                channels,
-                blocks,
-                ..smaller
+        for pooled in [false, true] {
+            let smaller = Shape {
+                inputs: 5,
+                channels: 4,
+                blocks: 2,
+                pooled,
+                board_size: 5,
             };
-            assert!(can_grow(&smaller, &larger));
-            let mut grown = vec![0.0; larger.head()];
-            initial_trunk_parameters(&larger, &mut random, &mut grown);
-            grow_trunk(&smaller, &old, &larger, &mut grown);
-            if larger == smaller {
-                assert_eq!(grown, old);
-            }
-            forward_trunk(&larger, &grown, &input, points, &table, &mut activations);
-            let output = &activations.trunk[larger.blocks];
-            let mut new_channels_carry_signal = false;
-            for (row, old_row) in output.chunks_exact(channels).zip(expected.chunks_exact(4)) {
-                for (value, old_value) in row.iter().zip(old_row) {
-                    assert!(
-                        (value - old_value).abs() < 1e-5,
-                        "{value} against {old_value}"
-                    );
+            let mut random = SmallRng::seed_from_u64(7);
+            let mut old = vec![0.0; smaller.head()];
+            initial_trunk_parameters(&smaller, &mut random, &mut old);
+            // Trained biases and pooling weights are not zero: give the old ones some.
+            for layer in smaller.convolutions() {
+                for bias in &mut old[layer.biases..layer.biases + layer.outputs] {
+                    *bias = random.gen_range(-0.2..0.2);
                 }
-                new_channels_carry_signal |= row[4..].iter().any(|&value| value > 0.0);
             }
-            assert_eq!(new_channels_carry_signal, channels > 4);
-        }
-        let refused = [
-            Shape {
-                channels: 3,
-                ..smaller
-            },
-            Shape {
-                blocks: 1,
-                ..smaller
-            },
-            Shape {
-                inputs: 6,
-                ..smaller
-            },
-        ];
-        for larger in refused {
-            assert!(!can_grow(&smaller, &larger));
+            if let Some(start) = smaller.pooling(0) {
+                for weight in &mut old[start..] {
+                    *weight = random.gen_range(-0.3..0.3);
+                }
+            }
+            let points = 25;
+            let table = neighbour_table(5);
+            let input: Vec<f32> = (0..2 * points * smaller.inputs)
+                .map(|_| random.gen_range(0.0..1.0))
+                .collect();
+            let mut activations = Activations::default();
+            forward_trunk(&smaller, &old, &input, points, &table, &mut activations);
+            let expected = activations.trunk[smaller.blocks].clone();
+            for (channels, blocks, grown_pooled) in [
+                (4, 2, pooled),
+                (6, 2, pooled),
+                (4, 3, pooled),
+                (7, 4, pooled),
+                (4, 2, true),
+                (6, 3, true),
+            ] {
+                let larger = Shape {
+                    channels,
+                    blocks,
+                    pooled: grown_pooled,
+                    ..smaller
+                };
+                assert!(can_grow(&smaller, &larger));
+                let mut grown = vec![0.0; larger.head()];
+                initial_trunk_parameters(&larger, &mut random, &mut grown);
+                grow_trunk(&smaller, &old, &larger, &mut grown);
+                if larger == smaller {
+                    assert_eq!(grown, old);
+                }
+                forward_trunk(&larger, &grown, &input, points, &table, &mut activations);
+                let output = &activations.trunk[larger.blocks];
+                let mut new_channels_carry_signal = false;
+                for (row, old_row) in output.chunks_exact(channels).zip(expected.chunks_exact(4)) {
+                    for (value, old_value) in row.iter().zip(old_row) {
+                        assert!(
+                            (value - old_value).abs() < 1e-5,
+                            "{larger:?}: {value} against {old_value}"
+                        );
+                    }
+                    new_channels_carry_signal |= row[4..].iter().any(|&value| value > 0.0);
+                }
+                assert_eq!(new_channels_carry_signal, channels > 4);
+            }
+            let mut refused = vec![
+                Shape {
+                    channels: 3,
+                    ..smaller
+                },
+                Shape {
+                    blocks: 1,
+                    ..smaller
+                },
+                Shape {
+                    inputs: 6,
+                    ..smaller
+                },
+            ];
+            if pooled {
+                refused.push(Shape {
+                    pooled: false,
+                    ..smaller
+                });
+            }
+            for larger in refused {
+                assert!(!can_grow(&smaller, &larger));
+            }
         }
     }
 }

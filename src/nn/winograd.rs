@@ -19,6 +19,7 @@
 //! Knows the layout; no game (a square board of `size` x `size` points, row by row).
 
 use crate::nn::layout::Shape;
+use crate::nn::pool::{pooled_biases, PoolScratch};
 
 /// Output channels of one pass of the products.
 const WIDTH: usize = 32;
@@ -92,6 +93,8 @@ pub struct WinogradScratch {
     next: Vec<f32>,
     input: Vec<f32>,
     buffers: Buffers,
+    /// A pooled block's biases.
+    pooling: PoolScratch,
 }
 
 /// A convolution's buffers: the transformed inputs `[tile][position][input]` and the
@@ -150,24 +153,45 @@ pub fn trunk<'a>(
         next,
         input,
         buffers,
+        pooling,
         ..
     } = scratch;
-    let mut run = |index: usize, from: &[f32], to: &mut [f32], residual: Option<&[f32]>| {
+    let layer_biases = |index: usize| {
         let layer = layers[index];
-        let operation = Convolution {
-            weights: &winograd.layers[index],
-            biases: &parameters[layer.biases..layer.biases + layer.outputs],
-            inputs: layer.inputs,
-            outputs: layer.outputs,
-            size,
-            tile_rows,
-        };
-        convolve(operation, from, to, residual, buffers);
+        &parameters[layer.biases..layer.biases + layer.outputs]
     };
-    run(0, input, trunk, None);
+    let mut run =
+        |index: usize, biases: &[f32], from: &[f32], to: &mut [f32], residual: Option<&[f32]>| {
+            let layer = layers[index];
+            let operation = Convolution {
+                weights: &winograd.layers[index],
+                biases,
+                inputs: layer.inputs,
+                outputs: layer.outputs,
+                size,
+                tile_rows,
+            };
+            convolve(operation, from, to, residual, buffers);
+        };
+    run(0, layer_biases(0), input, trunk, None);
     for block in 0..shape.blocks {
-        run(1 + 2 * block, trunk, inner, None);
-        run(2 + 2 * block, inner, next, Some(trunk));
+        let (first, second) = (1 + 2 * block, 2 + 2 * block);
+        run(first, layer_biases(first), trunk, inner, None);
+        let biases = match shape.pooling(block) {
+            Some(weights) => {
+                pooled_biases(
+                    parameters,
+                    weights,
+                    layer_biases(second),
+                    inner,
+                    points,
+                    pooling,
+                );
+                &pooling.biases
+            }
+            None => layer_biases(second),
+        };
+        run(second, biases, inner, next, Some(trunk));
         std::mem::swap(trunk, next);
     }
     &trunk[..points * channels]
@@ -534,25 +558,29 @@ mod tests {
 
     /// The Winograd trunk gives training's forward pass to rounding on odd and even boards,
     /// at one and two passes of output channels, twice in a row with the same buffers and
-    /// after another size.
+    /// after another size, with and without the blocks' pooling.
     #[test]
     fn the_winograd_trunk_matches_the_training_forward_pass() {
         if !std::arch::is_x86_feature_detected!("avx512f") {
             return;
         }
         let mut scratch = WinogradScratch::default();
-        for (size, channels, blocks) in [
-            (9, 32, 2),
-            (2, 32, 1),
-            (5, 64, 1),
-            (8, 32, 1),
-            (19, 32, 1),
-            (9, 64, 2),
+        for (size, channels, blocks, pooled) in [
+            (9, 32, 2, false),
+            (2, 32, 1, false),
+            (5, 64, 1, false),
+            (8, 32, 1, false),
+            (19, 32, 1, false),
+            (9, 64, 2, false),
+            (9, 32, 2, true),
+            (19, 32, 2, true),
+            (13, 64, 1, true),
         ] {
             let shape = Shape {
                 inputs: 7,
                 channels,
                 blocks,
+                pooled,
                 board_size: size,
             };
             let mut parameters = pseudo_random(shape.parameter_count(), 11 + size as u64, 0.4);

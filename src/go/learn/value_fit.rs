@@ -496,6 +496,7 @@ pub fn train(
             inputs: VALUE_PLANES,
             channels: options.channels,
             blocks: options.blocks,
+            pooled: options.pooled,
             board_size: sizes.largest().unwrap_or(0),
         },
         hidden,
@@ -1012,12 +1013,23 @@ mod tests {
 
     #[test]
     fn the_gradient_matches_finite_differences() {
+        gradient_check(false);
+    }
+
+    /// The same with the blocks' pooling (its weights and everything before it).
+    #[test]
+    fn the_pooled_gradient_matches_finite_differences() {
+        gradient_check(true);
+    }
+
+    fn gradient_check(pooled: bool) {
         let samples = samples();
         let shape = ValueShape {
             trunk: Shape {
                 inputs: VALUE_PLANES,
                 channels: 4,
                 blocks: 1,
+                pooled,
                 board_size: 5,
             },
             hidden: 3,
@@ -1069,7 +1081,13 @@ mod tests {
             layout.pass_weights + 1,
             layout.pass_bias,
         ];
-        for &index in &probes {
+        // The pooling weights: from the means, the scaled means and the maxima.
+        let pooling: Vec<usize> = shape
+            .trunk
+            .pooling(0)
+            .map(|start| vec![start + 1, start + 4 * 4 + 2, start + 2 * 4 * 4 + 5])
+            .unwrap_or_default();
+        for &index in probes.iter().chain(&pooling) {
             let step = 1e-3;
             let mut plus = parameters.clone();
             plus[index] += step;
@@ -1095,6 +1113,7 @@ mod tests {
         let options = NetworkOptions {
             channels: 8,
             blocks: 1,
+            pooled: false,
             epochs: 3,
             batch: 2,
             learning_rate: 3e-3,
@@ -1173,12 +1192,15 @@ mod tests {
         assert!(TrainingState::from_weight_file(&damaged).is_err());
     }
 
+    /// (The network pools the board in its block, so the engine's pooled trunk is checked
+    /// against training's here too.)
     #[test]
     fn training_fits_a_few_positions_and_prediction_agrees_with_the_engine() {
         let samples = samples();
         let options = NetworkOptions {
             channels: 32,
             blocks: 1,
+            pooled: true,
             epochs: 150,
             batch: 6,
             learning_rate: 3e-3,

@@ -400,6 +400,8 @@ impl ValueNetwork {
     /// The file's bytes: a [`WeightFile`] of the kind [`KIND`] (see the module header).
     pub fn to_bytes(&self) -> Vec<u8> {
         let trunk = self.shape.trunk;
+        // `pooled` only where it is set: a file without it reads as a trunk that does not pool.
+        let pooled = trunk.pooled.then_some(("pooled", 1));
         WeightFile {
             kind: KIND.into(),
             dimensions: [
@@ -409,8 +411,9 @@ impl ValueNetwork {
                 ("hidden", self.shape.hidden),
                 ("sizes", self.sizes.0 as usize),
             ]
-            .iter()
-            .map(|&(name, value)| (name.to_string(), value as u32))
+            .into_iter()
+            .chain(pooled)
+            .map(|(name, value)| (name.to_string(), value as u32))
             .collect(),
             parameters: self.parameters.clone(),
         }
@@ -424,7 +427,7 @@ impl ValueNetwork {
     /// Not such a file, input planes other than [`VALUE_PLANES`], implausible dimensions, a
     /// length that does not match them, or a parameter that is not finite.
     pub fn from_bytes(bytes: &[u8]) -> Result<ValueNetwork, String> {
-        let (dimensions, parameters) = if is_weight_file(bytes) {
+        let (dimensions, pooled, parameters) = if is_weight_file(bytes) {
             let file = WeightFile::from_bytes(bytes, KIND)?;
             let dimensions = [
                 file.dimension("inputs")?,
@@ -433,9 +436,15 @@ impl ValueNetwork {
                 file.dimension("hidden")?,
                 file.dimension("sizes")?,
             ];
-            (dimensions, file.parameters)
+            let pooled = match file.dimension("pooled") {
+                Err(_) | Ok(0) => false,
+                Ok(1) => true,
+                Ok(other) => return Err(format!("pooled {other}: 0 or 1")),
+            };
+            (dimensions, pooled, file.parameters)
         } else {
-            earlier_format(bytes)?
+            let (dimensions, parameters) = earlier_format(bytes)?;
+            (dimensions, false, parameters)
         };
         let [inputs, channels, blocks, hidden, mask] = dimensions;
         let sizes = BoardSizes(mask as u32);
@@ -444,6 +453,7 @@ impl ValueNetwork {
                 inputs,
                 channels,
                 blocks,
+                pooled,
                 board_size: sizes.largest().unwrap_or(0),
             },
             hidden,
@@ -813,11 +823,16 @@ mod tests {
     use super::*;
 
     fn small_network() -> ValueNetwork {
+        small_network_pooled(false)
+    }
+
+    fn small_network_pooled(pooled: bool) -> ValueNetwork {
         let shape = ValueShape {
             trunk: Shape {
                 inputs: VALUE_PLANES,
                 channels: 32,
                 blocks: 1,
+                pooled,
                 board_size: 9,
             },
             hidden: 8,
@@ -910,6 +925,30 @@ mod tests {
         assert!(is_weight_file(&bytes));
         assert_eq!(ValueNetwork::from_bytes(&bytes), Ok(network.clone()));
         assert!(ValueNetwork::from_bytes(&bytes[..bytes.len() - 4]).is_err());
+        // A pooled trunk records it (and its weights); a file that does not say so is an
+        // unpooled one, which the pooled network's length does not match.
+        let pooled = small_network_pooled(true);
+        assert!(pooled.parameters.len() > network.parameters.len());
+        let pooled_file = WeightFile::from_bytes(&pooled.to_bytes(), KIND).unwrap();
+        assert!(pooled_file.dimensions.contains(&("pooled".to_string(), 1)));
+        assert!(!WeightFile::from_bytes(&bytes, KIND)
+            .unwrap()
+            .dimensions
+            .iter()
+            .any(|(name, _)| name == "pooled"));
+        assert_eq!(
+            ValueNetwork::from_bytes(&pooled.to_bytes()),
+            Ok(pooled.clone())
+        );
+        for edit in [0, 2] {
+            let mut edited = pooled_file.clone();
+            for dimension in edited.dimensions.iter_mut() {
+                if dimension.0 == "pooled" {
+                    dimension.1 = edit;
+                }
+            }
+            assert!(ValueNetwork::from_bytes(&edited.to_bytes()).is_err());
+        }
         let mut wrong = bytes.clone();
         wrong[0] = b'X';
         assert!(ValueNetwork::from_bytes(&wrong).is_err());
