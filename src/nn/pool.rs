@@ -131,17 +131,36 @@ pub fn pool_backward(
     }
 }
 
+/// [`pool`] without the points of the maxima, which only training's backward pass needs:
+/// the engine's form, whose loops the compiler turns into vector instructions.
+pub fn pool_values(inner: &[f32], points: usize, channels: usize, features: &mut [f32]) {
+    let (means, rest) = features[..FEATURES * channels].split_at_mut(channels);
+    let (scaled, maxima) = rest.split_at_mut(channels);
+    means.fill(0.0);
+    maxima.fill(f32::NEG_INFINITY);
+    for row in inner[..points * channels].chunks_exact(channels) {
+        for ((mean, maximum), &value) in means.iter_mut().zip(maxima.iter_mut()).zip(row) {
+            *mean += value;
+            *maximum = if value > *maximum { value } else { *maximum };
+        }
+    }
+    let (inverse, scale) = (1.0 / points as f32, width_scale(points));
+    for (mean, scaled) in means.iter_mut().zip(scaled.iter_mut()) {
+        *mean *= inverse;
+        *scaled = *mean * scale;
+    }
+}
+
 /// The engine's buffers for one position's pooled biases.
 #[derive(Clone, Debug, Default)]
 pub struct PoolScratch {
     features: Vec<f32>,
-    maximum_points: Vec<u32>,
     /// The biases [`pooled_biases`] left.
     pub biases: Vec<f32>,
 }
 
 /// One position's biases of a pooled block's second convolution (the engine's form of
-/// [`pool`] then [`block_biases`]): `inner` `[point][channels]` (`points` rows read), the
+/// [`pool`] then [`block_biases`], by [`pool_values`]): `inner` `[point][channels]` (`points` rows read), the
 /// block's pooling weights at `weights`; the result in `scratch.biases`.
 pub fn pooled_biases(
     parameters: &[f32],
@@ -153,15 +172,8 @@ pub fn pooled_biases(
 ) {
     let channels = layer_biases.len();
     scratch.features.resize(FEATURES * channels, 0.0);
-    scratch.maximum_points.resize(channels, 0);
     scratch.biases.resize(channels, 0.0);
-    pool(
-        inner,
-        points,
-        channels,
-        &mut scratch.features,
-        &mut scratch.maximum_points,
-    );
+    pool_values(inner, points, channels, &mut scratch.features);
     block_biases(
         parameters,
         weights,
@@ -204,6 +216,10 @@ mod tests {
         let mut features = vec![0.0; FEATURES * channels];
         let mut maximum_points = vec![0; channels];
         pool(&inner, points, channels, &mut features, &mut maximum_points);
+        // The engine's pooling gives the same features.
+        let mut values = vec![0.0; FEATURES * channels];
+        pool_values(&inner, points, channels, &mut values);
+        assert_eq!(values, features);
         let mut gradient = vec![0.0; parameters.len()];
         let mut inner_gradient = vec![0.0; inner.len()];
         pool_backward(
