@@ -20,7 +20,7 @@
 
 use crate::nn::forward::{forward, forward_trunk, Activations};
 use crate::nn::layout::Shape;
-use crate::nn::pool::{pooled_biases, PoolScratch};
+use crate::nn::pool::{second_biases, PoolScratch};
 
 /// The output width the direct kernel is built for.
 const WIDTH: usize = 32;
@@ -190,20 +190,15 @@ pub fn trunk<'a>(
             &mut inference.inner,
             None,
         );
-        let biases = match shape.pooling(block) {
-            Some(weights) => {
-                pooled_biases(
-                    parameters,
-                    weights,
-                    layer_biases(second),
-                    &inference.inner,
-                    points,
-                    &mut inference.pooling,
-                );
-                &inference.pooling.biases
-            }
-            None => layer_biases(second),
-        };
+        let biases = second_biases(
+            shape,
+            parameters,
+            block,
+            layer_biases(second),
+            &inference.inner,
+            points,
+            &mut inference.pooling,
+        );
         run(
             second,
             biases,

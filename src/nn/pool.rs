@@ -183,6 +183,27 @@ pub fn pooled_biases(
     );
 }
 
+/// The biases of `block`'s second convolution as the engine runs it: the layer's own
+/// (`layer_biases`) in a trunk that does not pool, else [`pooled_biases`] of the block's
+/// `inner` layer.
+pub fn second_biases<'a>(
+    shape: &crate::nn::layout::Shape,
+    parameters: &[f32],
+    block: usize,
+    layer_biases: &'a [f32],
+    inner: &[f32],
+    points: usize,
+    scratch: &'a mut PoolScratch,
+) -> &'a [f32] {
+    match shape.pooling(block) {
+        Some(weights) => {
+            pooled_biases(parameters, weights, layer_biases, inner, points, scratch);
+            &scratch.biases
+        }
+        None => layer_biases,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@
 //! Knows the layout; no game (a square board of `size` x `size` points, row by row).
 
 use crate::nn::layout::Shape;
-use crate::nn::pool::{pooled_biases, PoolScratch};
+use crate::nn::pool::{second_biases, PoolScratch};
 
 /// Output channels of one pass of the products.
 const WIDTH: usize = 32;
@@ -177,20 +177,15 @@ pub fn trunk<'a>(
     for block in 0..shape.blocks {
         let (first, second) = (1 + 2 * block, 2 + 2 * block);
         run(first, layer_biases(first), trunk, inner, None);
-        let biases = match shape.pooling(block) {
-            Some(weights) => {
-                pooled_biases(
-                    parameters,
-                    weights,
-                    layer_biases(second),
-                    inner,
-                    points,
-                    pooling,
-                );
-                &pooling.biases
-            }
-            None => layer_biases(second),
-        };
+        let biases = second_biases(
+            shape,
+            parameters,
+            block,
+            layer_biases(second),
+            inner,
+            points,
+            pooling,
+        );
         run(second, biases, inner, next, Some(trunk));
         std::mem::swap(trunk, next);
     }
