@@ -33,26 +33,19 @@ pub fn pool(
     features: &mut [f32],
     maximum_points: &mut [u32],
 ) {
-    let (means, rest) = features[..FEATURES * channels].split_at_mut(channels);
-    let (scaled, maxima) = rest.split_at_mut(channels);
-    means.fill(0.0);
-    maxima.fill(f32::NEG_INFINITY);
+    pool_values(inner, points, channels, features);
+    let maxima = &features[2 * channels..FEATURES * channels];
+    let maximum_points = &mut maximum_points[..channels];
+    maximum_points.fill(u32::MAX);
     for (point, row) in inner[..points * channels]
         .chunks_exact(channels)
         .enumerate()
     {
-        for (channel, &value) in row.iter().enumerate() {
-            means[channel] += value;
-            if value > maxima[channel] {
-                maxima[channel] = value;
-                maximum_points[channel] = point as u32;
+        for ((slot, &maximum), &value) in maximum_points.iter_mut().zip(maxima).zip(row) {
+            if *slot == u32::MAX && value == maximum {
+                *slot = point as u32;
             }
         }
-    }
-    let (inverse, scale) = (1.0 / points as f32, width_scale(points));
-    for (mean, scaled) in means.iter_mut().zip(scaled.iter_mut()) {
-        *mean *= inverse;
-        *scaled = *mean * scale;
     }
 }
 
