@@ -42,6 +42,7 @@ fn match_scripts_pass_their_self_tests() {
         "scripts/match.py",
         "scripts/games_match.py",
         "scripts/move-suites.py",
+        "scripts/tsumego.py",
         "scripts/teacher/generate.py",
         "scripts/teacher/label.py",
     ] {
