@@ -57,13 +57,12 @@ GTP_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 BLACK, WHITE = "B", "W"
 
 
-def _import_script(name):
-    """Import a sibling script whose file name has a dash (scripts/NAME.py)."""
-    spec = importlib.util.spec_from_file_location(name.replace("-", "_"),
-                                                  Path(__file__).with_name(name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+# move-suites.py's GTP client (Engine, EngineError) and engine_argv: a sibling whose name
+# has a dash, so imported by path.
+_SPEC = importlib.util.spec_from_file_location("move_suites",
+                                               Path(__file__).with_name("move-suites.py"))
+move_suites = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(move_suites)
 
 
 def other(color):
@@ -253,7 +252,6 @@ def run(problems, argv, timeout, komi, margin, jobs, verbose):
     local = threading.local()
     engines = []
     lock = threading.Lock()
-    move_suites = _import_script("move-suites")
 
     def one(item):
         collection, problem = item
@@ -433,7 +431,6 @@ def main():
         with open(args.diff[0]) as old, open(args.diff[1]) as new:
             compare(json.load(old), json.load(new))
         return 0
-    move_suites = _import_script("move-suites")
     argv = move_suites.engine_argv(args.engine, args.playouts)
     try:
         problems = load_problems(args.problems, args.collection or DEFAULT_COLLECTIONS,
