@@ -291,7 +291,21 @@ function engineToMove() {
   return playing() && sideToMove() === other(page.settings.color);
 }
 
+// A new game set up on the engine, the moves given replayed. The page is busy meanwhile, so
+// that no click reaches the engine between the setup's commands.
 async function newGame(settings, replay = [], result = null) {
+  if (page.busy || page.thinking) return;
+  page.busy = true;
+  try {
+    await setUp(settings, replay, result);
+  } finally {
+    page.busy = false;
+    draw();
+  }
+  await afterMove();
+}
+
+async function setUp(settings, replay, result) {
   page.settings = settings;
   page.moves = [];
   page.phase = 'play';
@@ -324,7 +338,6 @@ async function newGame(settings, replay = [], result = null) {
   await refresh();
   if (result) page.phase = 'over';
   save();
-  await afterMove();
 }
 
 // What follows any move: the result when the game has ended, else the engine's move when
