@@ -1,12 +1,18 @@
 //! The end-of-game status of every chain (dead, alive or seki), judged once per position.
 //!
-//! Three sources, strongest first:
+//! Four sources, strongest first:
 //! 1. Benson's pass-alive analysis ([`score::pass_alive`]): pass-alive chains live, stones in
 //!    the other colour's pass-alive territory are dead. Playouts never override it.
 //! 2. Ownership of heavy playouts started by black and white in turn: a chain whose points the
 //!    other colour owns at the end of more playouts than its own colour is dead. Playouts run
 //!    in batches until every undecided chain is clearly on one side (or a cap is reached).
-//! 3. Seki: an empty point next to live chains of both colours that the playouts leave empty
+//! 3. Shapes the playouts misjudge, read from the position and applied over their verdict:
+//!    bent four in the corner; a group whose only liberties make one eye space that gives one
+//!    eye whoever moves first (one or two points, a square of four) against stronger chains;
+//!    a nakade, a small chain inside a group that has no liberty but the chain's, where the
+//!    space left after the capture is a dead shape (the chain touching the group, or sitting
+//!    on the vital point of the group's only eye space).
+//! 4. Seki: an empty point next to live chains of both colours that the playouts leave empty
 //!    (neither side can fill it without putting its own chain into atari) makes the chains
 //!    around it seki, together with the chains sharing an eye with them.
 //!
@@ -165,6 +171,7 @@ pub fn judge(game: &Game, params: &SearchParams, settings: JudgeSettings, seed: 
         }
     }
     mark_bent_four_dead(board, &mut status);
+    mark_one_eye_groups_dead(board, &benson, &mut status);
     mark_nakade_kills(board, &chains, &mut status);
     mark_seki(board, &mut status, &statistics);
     let unsettled = fought_over.len() + open_regions(board, &status);
@@ -250,9 +257,91 @@ fn mark_bent_four_dead(board: &Board, status: &mut StoneStatus) {
     }
 }
 
-/// When the four `shape` points are empty, bordered by stones of one colour only, and those
+/// Marks dead the groups whose only liberties form one empty eye space that makes one eye
+/// whoever moves first: one point, two, or four in a square. Playouts see such groups live
+/// when neither side will throw stones in (a square of four is filled only by self-ataris).
+/// Only where every chain of the other colour around them is pass-alive or has more liberties
+/// than the group's eye space gives it in a capturing race (1, 2 and 5), with one to spare,
+/// and is not itself judged dead: the group cannot live by capturing.
+fn mark_one_eye_groups_dead(board: &Board, benson: &score::PassAlive, status: &mut StoneStatus) {
+    let mut seen = vec![false; board.array_length()];
+    for start in board.points() {
+        if board.stone(start).is_some() || seen[start.index()] {
+            continue;
+        }
+        let region = empty_region(board, start, &mut seen);
+        let race_liberties = match region.len() {
+            1 => 1,
+            2 => 2,
+            4 if is_square(board, &region) => 5,
+            _ => continue,
+        };
+        let Some(owners) = bent_four_owners(board, &region) else {
+            continue;
+        };
+        let color = board.stone(owners[0]).expect("an owner chain has stones");
+        let owner_stones: Vec<Point> = owners
+            .iter()
+            .flat_map(|&head| board.chain_stones(head))
+            .collect();
+        let attackers = opponent_chains_next_to(board, &owner_stones, color);
+        let attackers_safe = !attackers.is_empty()
+            && attackers.iter().all(|&head| {
+                !status.dead[head.index()]
+                    && (benson.alive[head.index()].is_some()
+                        || board.chain_liberties(head, race_liberties + 2).len()
+                            > race_liberties + 1)
+            });
+        if attackers_safe {
+            for stone in owner_stones {
+                status.dead[stone.index()] = true;
+            }
+        }
+    }
+}
+
+/// The empty points connected to the empty `start`, every one marked in `seen`.
+fn empty_region(board: &Board, start: Point, seen: &mut [bool]) -> Vec<Point> {
+    let mut region = vec![start];
+    seen[start.index()] = true;
+    let mut next = 0;
+    while next < region.len() {
+        let point = region[next];
+        next += 1;
+        for neighbour in board.neighbours(point) {
+            if board.is_on_board(neighbour)
+                && board.stone(neighbour).is_none()
+                && !seen[neighbour.index()]
+            {
+                seen[neighbour.index()] = true;
+                region.push(neighbour);
+            }
+        }
+    }
+    region
+}
+
+/// Whether the points fill a two-by-two square (four points) or hold one (more).
+fn is_square(board: &Board, points: &[Point]) -> bool {
+    let inside = |point: Point| points.contains(&point);
+    let size = board.size();
+    points.iter().any(|&point| {
+        let (column, row) = crate::go::rules::point::coordinates(point, size);
+        column + 1 < size
+            && row + 1 < size
+            && [(1, 0), (0, 1), (1, 1)].iter().all(|&(right, up)| {
+                inside(crate::go::rules::point::point_at(
+                    column + right,
+                    row + up,
+                    size,
+                ))
+            })
+    })
+}
+
+/// When the `shape` points are empty, bordered by stones of one colour only, and those
 /// chains have no liberty elsewhere, one stone of each of those chains.
-fn bent_four_owners(board: &Board, shape: &[Point; 4]) -> Option<Vec<Point>> {
+fn bent_four_owners(board: &Board, shape: &[Point]) -> Option<Vec<Point>> {
     if shape.iter().any(|&point| board.stone(point).is_some()) {
         return None;
     }
@@ -301,6 +390,9 @@ fn mark_nakade_kills(board: &Board, chains: &[Point], status: &mut StoneStatus) 
             for victim in victims {
                 status.dead[victim.index()] = true;
             }
+            for stone in board.chain_stones(head) {
+                status.dead[stone.index()] = false;
+            }
         }
     }
 }
@@ -316,17 +408,25 @@ fn nakade_victims(board: &Board, head: Point) -> Option<Vec<Point>> {
     if liberties.len() < 2 || stones.len() + liberties.len() - 1 > NAKADE_SPACE_POINTS {
         return None;
     }
-    // The surrounding chains of the other colour, with no liberty outside the chain's.
-    let mut surrounding: Vec<Point> = Vec::new();
-    for &stone in &stones {
-        for neighbour in board.neighbours(stone) {
-            if board.stone(neighbour) == Some(color.opponent()) {
-                let other = board.chain(neighbour);
-                if !surrounding.contains(&other) {
-                    surrounding.push(other);
-                }
-            }
+    // The surrounding chains of the other colour, with no liberty outside the chain's: those
+    // touching the chain, or, where none does, those around its liberties when the chain and
+    // its liberties fill the space they enclose (a stone on the vital point of an eye space).
+    let mut surrounding = opponent_chains_next_to(board, &stones, color);
+    if surrounding.is_empty() {
+        let enclosed = liberties.iter().all(|&liberty| {
+            board
+                .neighbours(liberty)
+                .iter()
+                .filter(|&&neighbour| board.is_on_board(neighbour))
+                .all(|&neighbour| match board.stone(neighbour) {
+                    None => liberties.contains(&neighbour),
+                    Some(stone) => stone != color || stones.contains(&neighbour),
+                })
+        });
+        if !enclosed {
+            return None;
         }
+        surrounding = opponent_chains_next_to(board, &liberties, color);
     }
     if surrounding.is_empty() {
         return None;
@@ -359,6 +459,22 @@ fn nakade_victims(board: &Board, head: Point) -> Option<Vec<Point>> {
     )
 }
 
+/// The chains of `color`'s opponent next to any of `points`, one stone of each.
+fn opponent_chains_next_to(board: &Board, points: &[Point], color: Color) -> Vec<Point> {
+    let mut chains: Vec<Point> = Vec::new();
+    for &point in points {
+        for neighbour in board.neighbours(point) {
+            if board.is_on_board(neighbour) && board.stone(neighbour) == Some(color.opponent()) {
+                let other = board.chain(neighbour);
+                if !chains.contains(&other) {
+                    chains.push(other);
+                }
+            }
+        }
+    }
+    chains
+}
+
 /// Whether an eye space of these points dies to a move at its vital point: up to three
 /// points, four in a square or a T, five in a bulky five or a cross.
 fn is_dead_shape(board: &Board, space: &[Point]) -> bool {
@@ -374,19 +490,7 @@ fn is_dead_shape(board: &Board, space: &[Point]) -> bool {
         })
         .max()
         .unwrap_or(0);
-    let has_square = space.iter().any(|&point| {
-        let size = board.size();
-        let (column, row) = crate::go::rules::point::coordinates(point, size);
-        column + 1 < size
-            && row + 1 < size
-            && [(1, 0), (0, 1), (1, 1)].iter().all(|&(right, up)| {
-                inside(crate::go::rules::point::point_at(
-                    column + right,
-                    row + up,
-                    size,
-                ))
-            })
-    });
+    let has_square = is_square(board, space);
     match space.len() {
         0..=3 => true,
         4 => has_square || most_neighbours >= 3,
@@ -662,6 +766,93 @@ mod tests {
         let game = game_from(TWO_LONE_STONES, Rules::tromp_taylor());
         let status = judge_default(&game);
         assert!(dead_points(&game, &status).is_empty());
+    }
+
+    /// White's only eye space on the right edge (H5, J4, J5, J6) is a pyramid four whose
+    /// vital point, J5, black holds; white has no liberty outside it (game 13 of a 19x19
+    /// match against Pachi ended on this shape, and ishi counted the group alive).
+    const PYRAMID_WITH_THE_VITAL_POINT_TAKEN: &str = ". . . . . X X X X
+        . . . . . X O O O
+        . . . . . X O O O
+        . . . . . X O O .
+        . . . . . X O . X
+        . . . . . X O O .
+        . . . . . X O O O
+        . . . . . X X X X
+        . . . . . . . . .";
+
+    #[test]
+    fn a_group_whose_eye_space_holds_the_vital_point_is_dead() {
+        let game = game_from(PYRAMID_WITH_THE_VITAL_POINT_TAKEN, Rules::chinese());
+        let status = judge_default(&game);
+        let dead = dead_points(&game, &status);
+        let white = game
+            .board()
+            .points()
+            .filter(|&point| game.board().stone(point) == Some(Color::White))
+            .count();
+        assert_eq!(dead.len(), white, "{dead:?}");
+        assert!(!dead.contains(&"J5".to_string()), "{dead:?}");
+    }
+
+    #[test]
+    fn the_same_group_with_a_second_eye_lives() {
+        let game = game_from(
+            ". . . . . X X X X
+            . . . . . X O O O
+            . . . . . X O . O
+            . . . . . X O O .
+            . . . . . X O . X
+            . . . . . X O O .
+            . . . . . X O O O
+            . . . . . X X X X
+            . . . . . . . . .",
+            Rules::chinese(),
+        );
+        let status = judge_default(&game);
+        let dead = dead_points(&game, &status);
+        assert_eq!(dead, vec!["J5".to_string()], "{dead:?}");
+    }
+
+    #[test]
+    fn a_group_whose_only_eye_space_is_a_square_of_four_is_dead() {
+        let game = game_from(
+            "X . . X O . . . .
+            X . . X O . . . .
+            X X X X O . . . .
+            O O O O O . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+            Rules::chinese(),
+        );
+        let status = judge_default(&game);
+        let dead = dead_points(&game, &status);
+        assert_eq!(dead.len(), 8, "{dead:?}");
+        assert!(dead.contains(&"A9".to_string()), "{dead:?}");
+    }
+
+    #[test]
+    fn a_one_eye_group_next_to_a_short_chain_is_left_to_the_playouts() {
+        // The white chain E7-E9 has three liberties: black, with a square's five in the race,
+        // could capture it, so the rule does not decide (the playouts do).
+        let board = Board::from_diagram(
+            "X . . X O . X . .
+            X . . X O . X . .
+            X X X X O . X . .
+            O O O O X X . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .",
+        )
+        .expect("diagram");
+        let mut status = StoneStatus::all_alive(&board);
+        mark_one_eye_groups_dead(&board, &score::pass_alive(&board), &mut status);
+        assert!(status.dead.iter().all(|&dead| !dead));
     }
 
     #[test]
