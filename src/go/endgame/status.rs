@@ -246,7 +246,7 @@ fn mark_bent_four_dead(board: &Board, status: &mut StoneStatus) {
             [at(0, 0), at(1, 0), at(0, 1), at(2, 0)],
             [at(0, 0), at(1, 0), at(0, 1), at(0, 2)],
         ] {
-            if let Some(chains) = bent_four_owners(board, &shape) {
+            if let Some(chains) = enclosing_chains(board, &shape) {
                 for head in chains {
                     for stone in board.chain_stones(head) {
                         status.dead[stone.index()] = true;
@@ -276,7 +276,7 @@ fn mark_one_eye_groups_dead(board: &Board, benson: &score::PassAlive, status: &m
             4 if is_square(board, &region) => 5,
             _ => continue,
         };
-        let Some(owners) = bent_four_owners(board, &region) else {
+        let Some(owners) = enclosing_chains(board, &region) else {
             continue;
         };
         let color = board.stone(owners[0]).expect("an owner chain has stones");
@@ -341,7 +341,7 @@ fn is_square(board: &Board, points: &[Point]) -> bool {
 
 /// When the `shape` points are empty, bordered by stones of one colour only, and those
 /// chains have no liberty elsewhere, one stone of each of those chains.
-fn bent_four_owners(board: &Board, shape: &[Point]) -> Option<Vec<Point>> {
+fn enclosing_chains(board: &Board, shape: &[Point]) -> Option<Vec<Point>> {
     if shape.iter().any(|&point| board.stone(point).is_some()) {
         return None;
     }
