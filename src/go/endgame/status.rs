@@ -269,7 +269,8 @@ fn mark_one_eye_groups_dead(board: &Board, benson: &score::PassAlive, status: &m
         if board.stone(start).is_some() || seen[start.index()] {
             continue;
         }
-        let region = empty_region(board, start, &mut seen);
+        let stone = |point: Point| board.stone(point);
+        let (region, _) = score::flood_region(board, start, &stone, &mut seen);
         let race_liberties = match region.len() {
             1 => 1,
             2 => 2,
@@ -298,27 +299,6 @@ fn mark_one_eye_groups_dead(board: &Board, benson: &score::PassAlive, status: &m
             }
         }
     }
-}
-
-/// The empty points connected to the empty `start`, every one marked in `seen`.
-fn empty_region(board: &Board, start: Point, seen: &mut [bool]) -> Vec<Point> {
-    let mut region = vec![start];
-    seen[start.index()] = true;
-    let mut next = 0;
-    while next < region.len() {
-        let point = region[next];
-        next += 1;
-        for neighbour in board.neighbours(point) {
-            if board.is_on_board(neighbour)
-                && board.stone(neighbour).is_none()
-                && !seen[neighbour.index()]
-            {
-                seen[neighbour.index()] = true;
-                region.push(neighbour);
-            }
-        }
-    }
-    region
 }
 
 /// Whether the points fill a two-by-two square (four points) or hold one (more).
