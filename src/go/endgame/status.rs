@@ -265,11 +265,11 @@ fn mark_bent_four_dead(board: &Board, status: &mut StoneStatus) {
 /// and is not itself judged dead: the group cannot live by capturing.
 fn mark_one_eye_groups_dead(board: &Board, benson: &score::PassAlive, status: &mut StoneStatus) {
     let mut seen = vec![false; board.array_length()];
+    let stone = |point: Point| board.stone(point);
     for start in board.points() {
         if board.stone(start).is_some() || seen[start.index()] {
             continue;
         }
-        let stone = |point: Point| board.stone(point);
         let (region, _) = score::flood_region(board, start, &stone, &mut seen);
         let race_liberties = match region.len() {
             1 => 1,
