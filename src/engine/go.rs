@@ -338,7 +338,7 @@ impl Engine {
     ) -> SearchSummary {
         let game = self.game_for(color);
         let mut limits = limits.clone();
-        limits.end_margin = self.end_margin(&game);
+        self.judge_the_end(&game, &mut limits);
         self.search.run(&game, &limits, stop, report)
     }
 
@@ -354,10 +354,8 @@ impl Engine {
             }
         };
         let game = self.game_for(color);
-        let limits = Limits {
-            end_margin: self.end_margin(&game),
-            ..Limits::default()
-        };
+        let mut limits = Limits::default();
+        self.judge_the_end(&game, &mut limits);
         let summary = self.search.run(
             &game,
             &limits,
@@ -429,6 +427,7 @@ impl Engine {
             forbid_pass: false,
             end_margin: None,
             root_pass_share: None,
+            settled: false,
         }
     }
 
@@ -473,6 +472,14 @@ impl Engine {
     pub fn final_status(&mut self) -> StoneStatus {
         let game = self.game.clone();
         self.status_of(&game)
+    }
+
+    /// Sets `limits`' end of the game: where a pass ends it now and the position is settled,
+    /// the margin of that pass, and the search on its playouts alone (`end_margin`,
+    /// [`Limits::settled`]).
+    fn judge_the_end(&mut self, game: &Game, limits: &mut Limits) {
+        limits.end_margin = self.end_margin(game);
+        limits.settled = limits.end_margin.is_some();
     }
 
     /// Black's margin if `game` ended now by a pass (the opponent passed last), dead stones
@@ -849,7 +856,7 @@ impl Engine {
         let mut limits = self.move_limits(color);
         match phase {
             Phase::Play => {
-                limits.end_margin = self.end_margin(&game);
+                self.judge_the_end(&game, &mut limits);
                 if plays_territory_finish(&game) && is_late_for_territory(game.board()) {
                     // The pass that may replace a wasted stone must have been searched.
                     limits.root_pass_share = Some(LATE_ROOT_PASS_SHARE);

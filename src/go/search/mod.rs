@@ -14,7 +14,8 @@
 //! limit every decision is a function of the playout count, so results repeat exactly.
 //! The pass that would end the game (the opponent passed last) is not played out: the
 //! caller (the engine, through `endgame`) scores the position and passes the margin in
-//! [`Limits::end_margin`].
+//! [`Limits::end_margin`]; when it also calls the position settled ([`Limits::settled`]), the
+//! leaves back up their playouts alone, without the value network.
 
 pub mod board;
 pub mod features;
@@ -69,6 +70,13 @@ pub struct Limits {
     /// most a sixth of the board is open, else none). Territory play sets it so that the
     /// pass it may prefer to a wasted stone has been searched.
     pub root_pass_share: Option<f64>,
+    /// The caller's end-of-game judgement calls the position settled and a pass at the root
+    /// ends the game (`end_margin` is its count): the leaves back up their playouts alone,
+    /// without the value network, and a kept tree whose results carry the network's is
+    /// dropped first. The count decides now, and the playouts of a settled board reach it;
+    /// the network, taught on games that seldom leave dead stones standing this late, can
+    /// misjudge such a board badly.
+    pub settled: bool,
 }
 
 /// A progress callback and the interval between its calls.
@@ -161,6 +169,9 @@ pub struct Search {
     workers: Vec<Worker<PlayoutBoard>>,
     ownership: Vec<f32>,
     reused_visits: u64,
+    /// Whether the kept tree's results carry the value network's (a search that was not
+    /// [`Limits::settled`] ran on it).
+    tree_judged_by_network: bool,
 }
 
 impl Search {
@@ -178,6 +189,7 @@ impl Search {
             workers: (0..threads).map(Worker::new).collect(),
             ownership: Vec::new(),
             reused_visits: 0,
+            tree_judged_by_network: false,
         }
     }
 
@@ -264,6 +276,10 @@ impl Search {
         report: Option<Reporter<'_>>,
     ) -> SearchSummary {
         let start = Instant::now();
+        if limits.settled && self.tree_judged_by_network {
+            self.clear();
+        }
+        self.tree_judged_by_network = !limits.settled;
         self.prepare_tree(game);
         let Some(tree) = self.tree.take() else {
             return SearchSummary::empty(start.elapsed());
@@ -315,7 +331,10 @@ impl Search {
         for worker in &mut self.workers {
             worker.reset(move_seed);
         }
-        let params = self.params.clone();
+        let mut params = self.params.clone();
+        if limits.settled {
+            params.value_weight = 0;
+        }
         let mut context = Context {
             tree,
             params: &params,
@@ -1297,6 +1316,68 @@ mod tests {
         game.set_komi(9.5);
         let summary = search.run(&game, &ending(&game), &stop, None);
         assert_ne!(summary.best, Move::Pass, "black would lose by passing");
+    }
+
+    /// A settled search (the opponent passed, the position judged settled) runs on its
+    /// playouts alone: it drops a kept tree the network judged, then plays exactly as a
+    /// search without the network would, and keeps its own tree for the next settled one.
+    #[test]
+    fn a_settled_search_runs_on_its_playouts_alone() {
+        let mut game = crate::go::endgame::game_from_diagram(
+            ". . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .
+             . . . . X O . . .",
+            Rules::chinese(),
+            9.5,
+        );
+        // White to move after Black's pass; passing wins White the game by half a point.
+        game.play(Color::Black, Move::Pass).unwrap();
+        let network = value::shipped().expect("the shipped value network");
+        assert!(network.trusted_sizes().contains(&9));
+        let stop = AtomicBool::new(false);
+        let ending = |settled: bool| Limits {
+            end_margin: Some(-0.5),
+            settled,
+            ..limits(400)
+        };
+        let mut search = Search::new(SearchParams::default(), 1, 7, 1 << 26);
+        let judged = search.run(&game, &ending(false), &stop, None);
+        assert!((judged.score_lead - root_playout_lead(&search)).abs() > 1e-3);
+        let settled = search.run(&game, &ending(true), &stop, None);
+        assert_eq!(search.reused_visits(), 0, "the network's tree is dropped");
+        assert_eq!(settled.score_lead, root_playout_lead(&search));
+        let mut playouts_alone = Search::new(
+            SearchParams {
+                value_weight: 0,
+                ..SearchParams::default()
+            },
+            1,
+            7,
+            1 << 26,
+        );
+        let alone = playouts_alone.run(&game, &ending(false), &stop, None);
+        assert_eq!(
+            (
+                settled.best,
+                settled.win_rate,
+                settled.score_lead,
+                &settled.candidates
+            ),
+            (
+                alone.best,
+                alone.win_rate,
+                alone.score_lead,
+                &alone.candidates
+            )
+        );
+        search.run(&game, &ending(true), &stop, None);
+        assert_eq!(search.reused_visits(), settled.root_visits);
     }
 
     fn candidate(chosen: &str, visits: u64, win_rate: f64, score_lead: f64) -> Candidate {
