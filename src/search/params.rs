@@ -156,6 +156,13 @@ search_params! {
     /// (`kata-raw-nn all`), and spreading the positions over them keeps that error from
     /// leaning the same way across the tree. The same cost.
     value_symmetry: bool = false,
+    /// Go: the share of the board, in percent, that must be empty for the value network to
+    /// judge a position (leaves, and the leads and ownership a search reports); below it the
+    /// playouts judge alone. Late in a game, with dead stones left standing, the network
+    /// taught on the teacher's games misjudges the board (on ishi's own 13x13 games with a
+    /// third of the board empty it picks the side ahead less often than a coin), while the
+    /// playouts of a nearly settled board reach its count. 0 judges every position.
+    value_empty: u32 = 0,
     /// Penalty (losses) for filling one's own eye shape.
     prior_eye: u32 = 40,
     /// Bonus (wins) for capturing a chain in atari.

@@ -44,6 +44,9 @@ pub struct PlayoutSettings {
     /// The value network judges each position under a symmetry of its own
     /// (`value_symmetry`).
     pub value_symmetry: bool,
+    /// The empty points a position needs for the value network to judge it
+    /// (`value_empty` percent of the board).
+    pub value_minimum_empty: usize,
 }
 
 impl PlayoutSettings {
@@ -72,6 +75,7 @@ impl PlayoutSettings {
                 None
             },
             value_symmetry: params.value_symmetry,
+            value_minimum_empty: (size * size * params.value_empty.min(100) as usize).div_ceil(100),
         }
     }
 }

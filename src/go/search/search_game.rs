@@ -23,7 +23,8 @@ use crate::search::random::Random;
 /// (its komi plane outside -1..1: the teacher's games never go there, and a komi of 40
 /// read as a close game lost a won territory finish), where its judgement is not measured.
 /// With `value_symmetry` and no ownership asked for, the board is seen under the symmetry
-/// [`value::position_symmetry`] gives it.
+/// [`value::position_symmetry`] gives it. `None` too when less of the board is empty than
+/// `settings.value_minimum_empty` (`value_empty`): late in a game the playouts judge alone.
 pub fn judge(
     board: &PlayoutBoard,
     player: Color,
@@ -31,6 +32,9 @@ pub fn judge(
     scratch: &mut value::ValueScratch,
     ownership: Option<&mut Vec<f32>>,
 ) -> Option<value::Evaluation> {
+    if board.empty_count() < settings.value_minimum_empty {
+        return None;
+    }
     let network = value::judging(
         board.size(),
         settings.komi,
@@ -210,6 +214,44 @@ mod tests {
             if let Some(value) = value {
                 assert!((0.0..=1.0).contains(&value));
             }
+        }
+    }
+
+    /// With `value_empty` the network judges a position only while that share of the board
+    /// is empty: on 9x9 at 40%, 33 empty points (81 * 0.4 rounded up) and not 32.
+    #[test]
+    fn late_positions_are_left_to_the_playouts_with_value_empty() {
+        let params = SearchParams {
+            value_empty: 40,
+            ..SearchParams::default()
+        };
+        let settings = PlayoutSettings::new(&params, 9, 7.5, None);
+        assert_eq!(settings.value_minimum_empty, 33);
+        let mut scratch = PriorScratch::default();
+        let mut board = Board::new(9);
+        let points: Vec<_> = board.points().collect();
+        let mut color = Color::Black;
+        for (placed, &point) in points.iter().enumerate() {
+            let playout_board = PlayoutBoard::from_board(&board, color);
+            let empty = 81 - placed;
+            assert_eq!(playout_board.empty_count(), empty);
+            let value = playout_board.evaluate(color, &settings, &mut scratch);
+            assert_eq!(value.is_some(), empty >= 33, "{empty} empty");
+            let everywhere = PlayoutSettings::new(&SearchParams::default(), 9, 7.5, None);
+            assert!(playout_board
+                .evaluate(color, &everywhere, &mut scratch)
+                .is_some());
+            if empty == 32 {
+                break;
+            }
+            // Stones of alternating colours by columns, so that no chain runs out of liberties.
+            let stone = if (point.index() % 10) % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            board.setup_stone(point, stone);
+            color = color.opponent();
         }
     }
 }
