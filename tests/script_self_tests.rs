@@ -45,6 +45,7 @@ fn match_scripts_pass_their_self_tests() {
         "scripts/tsumego.py",
         "scripts/teacher/generate.py",
         "scripts/teacher/label.py",
+        "scripts/value-phases.py",
     ] {
         run_script(&python, &[script, "--self-test"]);
     }

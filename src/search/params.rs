@@ -161,8 +161,10 @@ search_params! {
     /// playouts judge alone. Late in a game, with dead stones left standing, the network
     /// taught on the teacher's games misjudges the board (on ishi's own 13x13 games with a
     /// third of the board empty it picks the side ahead less often than a coin), while the
-    /// playouts of a nearly settled board reach its count. 0 judges every position.
-    value_empty: u32 = 0,
+    /// playouts of a nearly settled board reach its count. 0 judges every position. 40
+    /// against 0 at 1,000 playouts: 103 of 200 9x9 games and 52 of 100 13x13 games, 6% less
+    /// think time on 13x13.
+    value_empty: u32 = 40,
     /// Penalty (losses) for filling one's own eye shape.
     prior_eye: u32 = 40,
     /// Bonus (wins) for capturing a chain in atari.

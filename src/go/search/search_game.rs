@@ -218,7 +218,8 @@ mod tests {
     }
 
     /// With `value_empty` the network judges a position only while that share of the board
-    /// is empty: on 9x9 at 40%, 33 empty points (81 * 0.4 rounded up) and not 32.
+    /// is empty: on 9x9 at 40%, 33 empty points (81 * 0.4 rounded up) and not 32; at 0
+    /// every position.
     #[test]
     fn late_positions_are_left_to_the_playouts_with_value_empty() {
         let params = SearchParams {
@@ -237,7 +238,15 @@ mod tests {
             assert_eq!(playout_board.empty_count(), empty);
             let value = playout_board.evaluate(color, &settings, &mut scratch);
             assert_eq!(value.is_some(), empty >= 33, "{empty} empty");
-            let everywhere = PlayoutSettings::new(&SearchParams::default(), 9, 7.5, None);
+            let everywhere = PlayoutSettings::new(
+                &SearchParams {
+                    value_empty: 0,
+                    ..SearchParams::default()
+                },
+                9,
+                7.5,
+                None,
+            );
             assert!(playout_board
                 .evaluate(color, &everywhere, &mut scratch)
                 .is_some());
