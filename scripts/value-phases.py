@@ -20,46 +20,22 @@ import gzip
 import json
 import math
 import shlex
-import subprocess
 import sys
 import zlib
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import match  # noqa: E402  (scripts/match.py: the GTP client)
+
+TIMEOUT = 60.0
 
 
-class Engine:
-    """A GTP engine on pipes."""
-
-    def __init__(self, command):
-        self.process = subprocess.Popen(
-            shlex.split(command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-
-    def ask(self, command):
-        """The answer's lines (the first with its `=` or `?`)."""
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError(f"the engine closed its output after {command!r}")
-            line = line.rstrip("\n")
-            if not line.strip():
-                if lines:
-                    return lines
-                continue
-            lines.append(line)
-
-    def close(self):
-        try:
-            self.ask("quit")
-        except (RuntimeError, BrokenPipeError):
-            pass
-        self.process.wait(timeout=10)
+def ask(engine, command):
+    """The answer's text; an error where the engine refuses the command."""
+    response = engine.send(command, TIMEOUT)
+    if not response.success:
+        raise RuntimeError(f"{command}: {response.text}")
+    return response.text
 
 
 def records(path):
@@ -99,18 +75,16 @@ def measure(engine, games, every):
     for game in games:
         size = game["size"]
         for command in (f"boardsize {size}", "clear_board", f"komi {game['komi']}"):
-            if not engine.ask(command)[0].startswith("="):
-                raise RuntimeError(f"{command}: refused")
+            ask(engine, command)
         for index, move in enumerate(game["moves"]):
             color = "b" if index % 2 == 0 else "w"
             if index % every == 0:
-                answer = engine.ask("kata-raw-nn 0")
-                if not answer[0].startswith("="):
-                    raise RuntimeError(f"kata-raw-nn: {answer[0]}")
+                answer = ask(engine, "kata-raw-nn 0").splitlines()
                 network = float(
                     next(line for line in answer if line.startswith("whiteWin")).split()[1]
                 )
-                share = empty_points(engine.ask("showboard"), size) / (size * size)
+                board = ask(engine, "showboard").splitlines()
+                share = empty_points(board, size) / (size * size)
                 teacher = game["white_win"][index]
                 bucket = buckets.setdefault(min(int(share * 10), 9), [0, 0, 0, 0.0])
                 bucket[0] += 1
@@ -118,7 +92,7 @@ def measure(engine, games, every):
                     bucket[1] += 1
                     bucket[2] += (network > 0.5) == (teacher > 0.5)
                 bucket[3] += divergence(teacher, network)
-            if not engine.ask(f"play {color} {move}")[0].startswith("="):
+            if not engine.send(f"play {color} {move}", TIMEOUT).success:
                 break
     return buckets
 
@@ -166,7 +140,7 @@ def main():
         if arguments.held_out and number % 10 != 0:
             continue
         chosen.append(game)
-    engine = Engine(arguments.engine)
+    engine = match.GtpEngine(shlex.split(arguments.engine), "engine", None)
     try:
         buckets = measure(engine, chosen, max(arguments.every, 1))
     finally:

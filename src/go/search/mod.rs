@@ -1270,21 +1270,21 @@ mod tests {
         );
     }
 
+    /// Black owns the left five columns, White the right four.
+    const SPLIT_BOARD: &str = ". . . . X O . . .
+                               . . . . X O . . .
+                               . . . . X O . . .
+                               . . . . X O . . .
+                               . . . . X O . . .
+                               . . . . X O . . .
+                               . . . . X O . . .
+                               . . . . X O . . .
+                               . . . . X O . . .";
+
     #[test]
     fn passes_to_win_after_the_opponent_passed_and_not_to_lose() {
         // Black owns the left five columns, white the right four: black wins by 9 - 7.5.
-        let board = Board::from_diagram(
-            ". . . . X O . . .
-             . . . . X O . . .
-             . . . . X O . . .
-             . . . . X O . . .
-             . . . . X O . . .
-             . . . . X O . . .
-             . . . . X O . . .
-             . . . . X O . . .
-             . . . . X O . . .",
-        )
-        .unwrap();
+        let board = Board::from_diagram(SPLIT_BOARD).unwrap();
         let mut stones = Vec::new();
         for point in board.points() {
             if let Some(color) = board.stone(point) {
@@ -1323,19 +1323,7 @@ mod tests {
     /// search without the network would, and keeps its own tree for the next settled one.
     #[test]
     fn a_settled_search_runs_on_its_playouts_alone() {
-        let mut game = crate::go::endgame::game_from_diagram(
-            ". . . . X O . . .
-             . . . . X O . . .
-             . . . . X O . . .
-             . . . . X O . . .
-             . . . . X O . . .
-             . . . . X O . . .
-             . . . . X O . . .
-             . . . . X O . . .
-             . . . . X O . . .",
-            Rules::chinese(),
-            9.5,
-        );
+        let mut game = crate::go::endgame::game_from_diagram(SPLIT_BOARD, Rules::chinese(), 9.5);
         // White to move after Black's pass; passing wins White the game by half a point.
         game.play(Color::Black, Move::Pass).unwrap();
         let network = value::shipped().expect("the shipped value network");
