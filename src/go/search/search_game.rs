@@ -228,6 +228,15 @@ mod tests {
         };
         let settings = PlayoutSettings::new(&params, 9, 7.5, None);
         assert_eq!(settings.value_minimum_empty, 33);
+        let everywhere = PlayoutSettings::new(
+            &SearchParams {
+                value_empty: 0,
+                ..SearchParams::default()
+            },
+            9,
+            7.5,
+            None,
+        );
         let mut scratch = PriorScratch::default();
         let mut board = Board::new(9);
         let points: Vec<_> = board.points().collect();
@@ -238,15 +247,6 @@ mod tests {
             assert_eq!(playout_board.empty_count(), empty);
             let value = playout_board.evaluate(color, &settings, &mut scratch);
             assert_eq!(value.is_some(), empty >= 33, "{empty} empty");
-            let everywhere = PlayoutSettings::new(
-                &SearchParams {
-                    value_empty: 0,
-                    ..SearchParams::default()
-                },
-                9,
-                7.5,
-                None,
-            );
             assert!(playout_board
                 .evaluate(color, &everywhere, &mut scratch)
                 .is_some());
