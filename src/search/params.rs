@@ -159,12 +159,13 @@ search_params! {
     /// Go: the share of the board, in percent, that must be empty for the value network to
     /// judge a position (leaves, and the leads and ownership a search reports); below it the
     /// playouts judge alone. Late in a game, with dead stones left standing, the network
-    /// taught on the teacher's games misjudges the board (on ishi's own 13x13 games with a
-    /// third of the board empty it picks the side ahead less often than a coin), while the
-    /// playouts of a nearly settled board reach its count. 0 judges every position. 40
-    /// against 0 at 1,000 playouts: 103 of 200 9x9 games and 52 of 100 13x13 games, 6% less
-    /// think time on 13x13.
-    value_empty: u32 = 40,
+    /// taught on the teacher's games misjudged the board (step 5, on ishi's own 13x13 games
+    /// with a fifth of the board empty, picked the side ahead less often than a coin), while
+    /// the playouts of a nearly settled board reach its count; but the playouts break sekis
+    /// the network sees (GNU Go's `seki.tst` 43-45 of 113 at 20 against 31-32 at 40, seeds
+    /// 1-3). 0 judges every position. 20 against 40 at 1,000 playouts: 107 of 200 9x9 games;
+    /// 40 against 0: 103 of 200 9x9 games and 52 of 100 13x13 games.
+    value_empty: u32 = 20,
     /// Penalty (losses) for filling one's own eye shape.
     prior_eye: u32 = 40,
     /// Bonus (wins) for capturing a chain in atari.
