@@ -1,19 +1,19 @@
 # The value network mixed into the leaf results (--param value_weight, 50 by default,
 # models/README.md): the shipped network loads, the search plays, and deterministic mode still
 # repeats (the genmove after reg_genmove reuses its tree, so it may choose otherwise). The
-# moves are those of the shipped network (step 7, with ishi's own games, since December 2026).
+# moves are those of the shipped network (step 8, step 7 trained two epochs more, since December 2026).
 # ishi-args: --playouts 400
 
 1 ishi-param
 #? [.*\[string\] value_weight 50.*]
 play b E5
 2 reg_genmove w
-#? [F3]
+#? [G5]
 3 genmove w
-#? [F3]
+#? [G5]
 play b C3
 4 genmove w
-#? [G5]
+#? [F7]
 # 13x13 and 19x19: the network learned them too; 11x11 it never learned but is trusted on
 # (7x7 to 19x19; boardsize 5 would back up playouts alone).
 boardsize 13

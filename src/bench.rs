@@ -622,7 +622,7 @@ mod tests {
         assert!(crate::go::search::value::shipped().is_some());
         let first = signature(1_000);
         assert_eq!(first, signature(1_000));
-        assert_eq!(first, ("E5".to_string(), 11_595));
+        assert_eq!(first, ("E5".to_string(), 12_056));
     }
 
     #[test]
