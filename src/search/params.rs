@@ -163,8 +163,8 @@ search_params! {
     /// with a fifth of the board empty, picked the side ahead less often than a coin), while
     /// the playouts of a nearly settled board reach its count; but the playouts break sekis
     /// the network sees (GNU Go's `seki.tst` 43-45 of 113 at 20 against 31-32 at 40, seeds
-    /// 1-3). 0 judges every position. 20 against 40 at 1,000 playouts: 107 of 200 9x9 games;
-    /// 40 against 0: 103 of 200 9x9 games and 52 of 100 13x13 games.
+    /// 1-3). 0 judges every position. 20 against 40 at 1,000 playouts: 107 of 200 9x9 games and
+    /// 49 of 100 13x13 games; 40 against 0: 103 of 200 9x9 games and 52 of 100 13x13 games.
     value_empty: u32 = 20,
     /// Penalty (losses) for filling one's own eye shape.
     prior_eye: u32 = 40,
