@@ -143,6 +143,10 @@ search_params! {
     /// network (Go on a board size its network is not trusted on, or with the capture
     /// rules) always back up the playout. 50 won 72 of 100 9x9 games at equal think time.
     value_weight: u32 = 50,
+    /// Go on boards of [`crate::go::search::LARGE_BOARD`] points a side and more (19x19 the
+    /// one measured): the value network's share in place of `value_weight`; 0 runs playouts
+    /// alone there.
+    value_weight_large: u32 = 50,
     /// Visits a leaf needs (this one counted) before the value network judges its position:
     /// 1 judges every leaf; more leaves the leaves that the search passes by once to their
     /// playouts alone, and spends the network where the search returns. A judged node keeps

@@ -100,7 +100,7 @@ pub struct Candidate {
     pub lower_confidence_bound: f64,
     /// Mean final score margin for the side to move over the move's playouts, mixed with
     /// the value network's lead of the position after the move where it judges it (at the
-    /// `value_weight` share): what analysis reports.
+    /// board's share, [`value_weight_on`]): what analysis reports.
     pub score_lead: f64,
     /// The mean final score margin over the move's playouts alone: what the choice among
     /// the winning moves of a decided game compares (a point or two apart, below the
@@ -230,7 +230,7 @@ impl Search {
     /// Per point index (arrays of `rules::point::array_length(size)`): the mean final owner
     /// over the playouts of the last search, +1 black .. -1 white, 0 off the board, mixed
     /// with the value network's ownership of the root where it judges the position (at the
-    /// `value_weight` share). Empty before the first search.
+    /// board's share, [`value_weight_on`]). Empty before the first search.
     pub fn ownership(&self) -> Vec<f32> {
         self.ownership.clone()
     }
@@ -332,6 +332,7 @@ impl Search {
             worker.reset(move_seed);
         }
         let mut params = self.params.clone();
+        params.value_weight = value_weight_on(&self.params, size);
         if limits.settled {
             params.value_weight = 0;
         }
@@ -472,8 +473,23 @@ impl SearchSummary {
     }
 }
 
+/// The smallest board side on which the search mixes the value network in at
+/// `value_weight_large` instead of `value_weight`.
+pub const LARGE_BOARD: usize = 16;
+
+/// The value network's share, in percent, of the leaf results on a board of `size` points a
+/// side: `value_weight_large` from [`LARGE_BOARD`] on, `value_weight` below.
+pub fn value_weight_on(params: &SearchParams, size: usize) -> u32 {
+    if size >= LARGE_BOARD {
+        params.value_weight_large
+    } else {
+        params.value_weight
+    }
+}
+
 /// The value network's share of the leaf results, and so of the ownership and score leads
-/// a summary reports where the network judges the position: `value_weight` / 100.
+/// a summary reports where the network judges the position: `value_weight` / 100 of the
+/// search's parameters, which [`Search::run`] set to the board's ([`value_weight_on`]).
 fn network_share(params: &SearchParams) -> f64 {
     f64::from(params.value_weight.min(100)) / 100.0
 }
@@ -1173,6 +1189,31 @@ mod tests {
             assert_eq!(candidate.score_lead, candidate.playout_lead);
         }
         assert_eq!(summary.score_lead, root_playout_lead(&playouts_alone));
+        // 19x19 takes its share from `value_weight_large`: at 0 the playouts' lead even
+        // with `value_weight` 100.
+        let large = Game::new(19, Rules::chinese(), 7.5);
+        let mut playouts_alone = Search::new(
+            SearchParams {
+                value_weight_large: 0,
+                ..with(100)
+            },
+            1,
+            4,
+            1 << 26,
+        );
+        let summary = search_game(&mut playouts_alone, &large, 200);
+        assert_eq!(summary.score_lead, root_playout_lead(&playouts_alone));
+        let mut trusting = Search::new(
+            SearchParams {
+                value_weight_large: 100,
+                ..with(0)
+            },
+            1,
+            4,
+            1 << 26,
+        );
+        let summary = search_game(&mut trusting, &large, 200);
+        assert!((summary.score_lead - root_playout_lead(&trusting)).abs() > 1e-3);
         // 5x5: not trusted, so the playouts' lead even at share 1.
         let small = Game::new(5, Rules::chinese(), 7.5);
         let mut trusting = Search::new(with(100), 1, 4, 1 << 26);
