@@ -1192,26 +1192,17 @@ mod tests {
         // 19x19 takes its share from `value_weight_large`: at 0 the playouts' lead even
         // with `value_weight` 100.
         let large = Game::new(19, Rules::chinese(), 7.5);
-        let mut playouts_alone = Search::new(
-            SearchParams {
-                value_weight_large: 0,
-                ..with(100)
-            },
-            1,
-            4,
-            1 << 26,
-        );
+        let large_search = |value_weight: u32, value_weight_large: u32| {
+            let params = SearchParams {
+                value_weight_large,
+                ..with(value_weight)
+            };
+            Search::new(params, 1, 4, 1 << 26)
+        };
+        let mut playouts_alone = large_search(100, 0);
         let summary = search_game(&mut playouts_alone, &large, 200);
         assert_eq!(summary.score_lead, root_playout_lead(&playouts_alone));
-        let mut trusting = Search::new(
-            SearchParams {
-                value_weight_large: 100,
-                ..with(0)
-            },
-            1,
-            4,
-            1 << 26,
-        );
+        let mut trusting = large_search(0, 100);
         let summary = search_game(&mut trusting, &large, 200);
         assert!((summary.score_lead - root_playout_lead(&trusting)).abs() > 1e-3);
         // 5x5: not trusted, so the playouts' lead even at share 1.
