@@ -99,6 +99,18 @@ pub fn fast_urgency(
         / (denominator * RESULT_SCALE as f64)
 }
 
+/// The score term of a child's urgency ([`crate::search::params::SearchParams::score_weight`]):
+/// `weight` times atan(m · `inverse_scale`) / π, m the mean margin of its `visits` results for
+/// its mover from their sum in half points, `score_sum_half_points`; 0 without visits.
+#[inline]
+pub fn score_term(score_sum_half_points: i64, visits: u32, weight: f64, inverse_scale: f64) -> f64 {
+    if weight == 0.0 || visits == 0 || score_sum_half_points == 0 {
+        return 0.0;
+    }
+    let mean = score_sum_half_points as f64 / (2.0 * f64::from(visits));
+    weight * (mean * inverse_scale).atan() * std::f64::consts::FRAC_1_PI
+}
+
 /// PUCT's score of a child (AlphaGo Zero's selection): its `value` plus
 /// `coefficient` · `probability` · sqrt(N) / (1 + `visits`), where `sqrt_parent_visits` is
 /// sqrt(N), the square root of the parent's visits.
@@ -214,6 +226,32 @@ mod tests {
         assert!((rave_weight(3000.0, 3000.0, 3000.0) - 1.0 / 3.0).abs() < 1e-12);
         // Many real visits: RAVE fades.
         assert!(rave_weight(1e6, 1e6, 3000.0) < 0.01);
+    }
+
+    #[test]
+    fn the_score_term_is_bounded_odd_and_rises_with_the_margin() {
+        let scale = 1.0 / 20.0;
+        // No weight, no visits or an even margin: nothing.
+        assert_eq!(score_term(400, 10, 0.0, scale), 0.0);
+        assert_eq!(score_term(400, 0, 0.3, scale), 0.0);
+        assert_eq!(score_term(0, 10, 0.3, scale), 0.0);
+        // A mean of 20 points (400 half points over 10 visits) at scale 20: atan(1)/π = 1/4.
+        assert!((score_term(400, 10, 0.3, scale) - 0.3 / 4.0).abs() < 1e-12);
+        // Odd in the margin, rising, and within half the weight.
+        assert_eq!(
+            score_term(-400, 10, 0.3, scale),
+            -score_term(400, 10, 0.3, scale)
+        );
+        let mut last = f64::NEG_INFINITY;
+        for half_points in (-20_000..=20_000).step_by(500) {
+            let term = score_term(half_points, 10, 0.3, scale);
+            assert!(term > last);
+            assert!(term.abs() < 0.15);
+            last = term;
+        }
+        // A scale of zero is a step, never a NaN.
+        assert!((score_term(1, 3, 0.2, f64::INFINITY) - 0.1).abs() < 1e-12);
+        assert_eq!(score_term(0, 3, 0.2, f64::INFINITY), 0.0);
     }
 
     #[test]

@@ -18,7 +18,8 @@ use crate::search::domain::{SearchGame, PASS};
 use crate::search::params::SearchParams;
 use crate::search::random::{threshold, Random};
 use crate::search::select::{
-    fast_urgency, puct_score, reduced_first_play_value, urgency, widening_limit, AmafWeights, Blend,
+    fast_urgency, puct_score, reduced_first_play_value, score_term, urgency, widening_limit,
+    AmafWeights, Blend,
 };
 use crate::search::tree::{
     decode_value, encode_value, Node, Tree, EXPANDED, EXPANDING, LEAF, REFINED, REFINING,
@@ -141,12 +142,14 @@ fn add_racy(counter: &AtomicU32, amount: u32) {
     counter.store(counter.load(Relaxed).wrapping_add(amount), Relaxed);
 }
 
-/// What a node's kept urgency depends on besides its statistics: 1/`equiv_rave` and the
-/// first-play urgency.
+/// What a node's kept urgency depends on besides its statistics: 1/`equiv_rave`, the
+/// first-play urgency and the score term's weight and scale.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UrgencyParameters {
     inverse_equiv_rave: f64,
     first_play_urgency: f64,
+    score_weight: f64,
+    inverse_score_scale: f64,
 }
 
 impl UrgencyParameters {
@@ -155,17 +158,30 @@ impl UrgencyParameters {
         UrgencyParameters {
             inverse_equiv_rave: 1.0 / params.equiv_rave,
             first_play_urgency: params.first_play_urgency,
+            score_weight: params.score_weight,
+            inverse_score_scale: 1.0 / params.score_scale,
         }
     }
 
-    /// The urgency of a node's current statistics ([`fast_urgency`]).
+    /// The urgency of a node's current statistics ([`fast_urgency`]), with the score term
+    /// ([`score_term`]) when it has a weight.
     #[inline(always)]
     pub fn urgency(&self, node: &Node) -> f64 {
-        fast_urgency(
+        let urgency = fast_urgency(
             &node.selection_statistics(),
             self.inverse_equiv_rave,
             self.first_play_urgency,
-        )
+        );
+        if self.score_weight == 0.0 {
+            return urgency;
+        }
+        urgency
+            + score_term(
+                node.score_sum.load(Relaxed),
+                node.visits.load(Relaxed),
+                self.score_weight,
+                self.inverse_score_scale,
+            )
     }
 
     /// Stores the urgency of the node's current statistics in the node: called after every
@@ -515,6 +531,11 @@ impl<G: SearchGame> Worker<G> {
                 params.equiv_rave,
                 params.explore,
                 params.first_play_urgency,
+            ) + score_term(
+                node.score_sum.load(Relaxed),
+                node.visits.load(Relaxed),
+                params.score_weight,
+                1.0 / params.score_scale,
             );
             if value > best_urgency {
                 best_urgency = value;
@@ -937,17 +958,101 @@ mod tests {
         fn add_ownership(&self, _sums: &mut [i64]) {}
     }
 
+    /// A toy game of one move for Black: taking 1, 2 or 3 (the move index) ends the game,
+    /// won by ten points a stone taken; no pass.
+    #[derive(Clone)]
+    struct Margins {
+        taken: usize,
+    }
+
+    impl SearchGame for Margins {
+        const MOVE_SPACE: usize = 4;
+        type Settings = ();
+        type Scratch = ();
+
+        fn blank() -> Box<Margins> {
+            Box::new(Margins { taken: 0 })
+        }
+
+        fn copy_from(&mut self, other: &Margins) {
+            self.taken = other.taken;
+        }
+
+        fn play(&mut self, index: usize, _player: Color) {
+            self.taken = index;
+        }
+
+        fn decided(&self, _player: Color, _settings: &()) -> Option<Outcome> {
+            (self.taken > 0).then(|| Outcome::from_margin(10.0 * self.taken as f64))
+        }
+
+        fn candidates(
+            &self,
+            _player: Color,
+            _allowed: Option<&[bool]>,
+            params: &SearchParams,
+            _scratch: &mut (),
+            moves: &mut Vec<u16>,
+            priors: &mut Vec<Prior>,
+        ) {
+            moves.clear();
+            priors.clear();
+            if self.taken == 0 {
+                moves.extend([1, 2, 3]);
+                priors.extend([Prior::even(params.prior_even); 3]);
+            }
+        }
+
+        fn refine_priors(
+            &self,
+            _player: Color,
+            _params: &SearchParams,
+            _settings: &(),
+            _scratch: &mut (),
+            _moves: &[u16],
+            _priors: &mut Vec<Prior>,
+        ) -> bool {
+            false
+        }
+
+        fn evaluate(&self, _player: Color, _settings: &(), _scratch: &mut ()) -> Option<f64> {
+            None
+        }
+
+        /// Never reached (every move ends the game): the game as it stands.
+        fn play_out(
+            &mut self,
+            _player: Color,
+            _settings: &(),
+            _random: &mut Random,
+            _sequence: &mut Vec<u16>,
+        ) -> Outcome {
+            Outcome::from_margin(10.0 * self.taken as f64)
+        }
+
+        fn add_ownership(&self, _sums: &mut [i64]) {}
+    }
+
     /// The tree after `playouts` iterations from a pile of `stones`.
     fn search(stones: usize, playouts: u64, params: SearchParams) -> Tree {
+        search_from(Box::new(Pile { stones }), playouts, params)
+    }
+
+    /// The tree after `playouts` iterations from `root_board`, Black to move.
+    fn search_from<G: SearchGame<Settings = ()>>(
+        root_board: Box<G>,
+        playouts: u64,
+        params: SearchParams,
+    ) -> Tree {
         let tree = Tree::new(1 << 20, 16);
         let stop = AtomicBool::new(false);
         let context = Context {
             tree: &tree,
             params: &params,
             settings: (),
-            root_board: Box::new(Pile { stones }),
+            root_board,
             root_to_move: Color::Black,
-            root_legal: vec![true; Pile::MOVE_SPACE],
+            root_legal: vec![true; G::MOVE_SPACE],
             pass_margin: 0.0,
             pass_margin_known: false,
             root_pass_share: 0.0,
@@ -960,7 +1065,7 @@ mod tests {
             exclusive: true,
             finished_workers: AtomicUsize::new(0),
         };
-        let mut worker = Worker::<Pile>::new(0);
+        let mut worker = Worker::<G>::new(0);
         worker.reset(7);
         worker.run(&context);
         tree
@@ -1103,6 +1208,35 @@ mod tests {
             },
         );
         assert_eq!(statistics(&out_of_reach), statistics(&playouts_only));
+    }
+
+    #[test]
+    fn the_score_term_leans_to_the_bigger_win() {
+        // Every move wins: once each has been tried (no prior visits, so first-play urgency
+        // tries them), by the results alone the search stays on the first (ties go to it);
+        // with the score term it turns to the move that wins by most.
+        let most_visited = |score_weight: f64| {
+            let params = SearchParams {
+                refine_visits: 0,
+                prior_even: 0,
+                score_weight,
+                ..SearchParams::default()
+            };
+            let tree = search_from(Box::new(Margins { taken: 0 }), 3000, params);
+            let children = tree.root().children().expect("the root was expanded");
+            let visits: Vec<u32> = children
+                .map(|child| tree.node(child).visits.load(Relaxed))
+                .collect();
+            let best = (0..visits.len())
+                .max_by_key(|&offset| visits[offset])
+                .expect("three moves");
+            (best + 1, visits)
+        };
+        let (best, visits) = most_visited(0.0);
+        assert_eq!(best, 1, "{visits:?}");
+        let (best, visits) = most_visited(0.3);
+        assert_eq!(best, 3, "{visits:?}");
+        assert!(visits[2] > 2 * (visits[0] + visits[1]), "{visits:?}");
     }
 
     #[test]

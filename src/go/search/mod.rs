@@ -924,9 +924,15 @@ mod tests {
 
     #[test]
     fn kept_urgencies_follow_searches_reuse_and_passes() {
-        for policy in [PlayoutPolicy::Light, PlayoutPolicy::Heavy] {
+        // The score term's share of the urgency follows the nodes' scores too.
+        for (policy, score_weight) in [
+            (PlayoutPolicy::Light, 0.0),
+            (PlayoutPolicy::Heavy, 0.0),
+            (PlayoutPolicy::Heavy, 0.25),
+        ] {
             let params = SearchParams {
                 playout: policy,
+                score_weight,
                 ..SearchParams::default()
             };
             let mut search = Search::new(params.clone(), 1, 3, 1 << 26);
