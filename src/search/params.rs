@@ -113,7 +113,7 @@ search_params! {
     /// in selection only: reported win rates are the results' alone. 0 leaves it out.
     score_weight: f64 = 0.0,
     /// The margin, in points, at which the score term reaches a quarter of its weight.
-    score_scale: f64 = 20.0,
+    score_scale: f64 = 30.0,
     /// AMAF weight of moves played soon after a node; the weight falls linearly to 1 for the
     /// last moves of the playout (Pachi's `distance_rave`).
     distance_rave: u32 = 3,
