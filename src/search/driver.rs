@@ -10,7 +10,9 @@ use crate::search::domain::SearchGame;
 use crate::search::params::SearchParams;
 use crate::search::select::lower_confidence_bound;
 use crate::search::tree::{Tree, RESULT_SCALE};
-use crate::search::worker::{cannot_be_overtaken, Context, Padded, Worker};
+use crate::search::worker::{
+    cannot_be_overtaken, refresh_all_urgencies, score_centre, Context, Padded, Worker,
+};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 use std::time::{Duration, Instant};
 
@@ -359,7 +361,11 @@ impl<G: SearchGame> GameSearch<G> {
             early_stop: limits.early_stop,
             exclusive: self.threads == 1,
             finished_workers: AtomicUsize::new(0),
+            score_centre: score_centre(&tree, root.to_move),
         };
+        if params.score_weight != 0.0 {
+            refresh_all_urgencies(&tree, &context.urgencies(), root.to_move);
+        }
         let legal = root.legal;
         match report.as_mut() {
             Some((callback, interval)) => {

@@ -105,12 +105,14 @@ search_params! {
     /// parent's value for the mover less this times the square root of the probability of the
     /// siblings already visited (Leela Zero's and KataGo's form).
     puct_fpu_reduction: f64 = 0.2,
-    /// Weight of a score term in a child's urgency (KataGo's static score utility, centred
-    /// on an even game): a child whose results end, on average, `m` points ahead for its
-    /// mover (Go: the playouts' margins, komi included) gains `score_weight` times
-    /// atan(`m` / `score_scale`) / π, at most half the weight either way, so that among moves
-    /// that all win (or all lose) the search leans to those that keep more points. It lives
-    /// in selection only: reported win rates are the results' alone. 0 leaves it out.
+    /// Weight of a score term in a child's urgency (KataGo's dynamic score utility): a child
+    /// whose results end, on average, `m` points further ahead for its mover than the
+    /// search's centre (Go: the playouts' margins, komi included; the centre is the mean
+    /// margin of the root's results kept from the searches before, 0 for a fresh tree)
+    /// gains `score_weight` times atan(`m` / `score_scale`) / π, at most half the weight
+    /// either way, so that among moves that all win (or all lose) the search leans to
+    /// those that keep more points. It lives in selection only: reported win rates are the
+    /// results' alone. 0 leaves it out.
     score_weight: f64 = 0.0,
     /// The margin, in points, at which the score term reaches a quarter of its weight.
     score_scale: f64 = 30.0,

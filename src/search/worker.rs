@@ -72,6 +72,53 @@ pub struct Context<'a, G: SearchGame> {
     pub exclusive: bool,
     /// Workers that have finished.
     pub finished_workers: AtomicUsize,
+    /// Black's margin the score term is centred on ([`score_centre`]).
+    pub score_centre: f64,
+}
+
+impl<G: SearchGame> Context<'_, G> {
+    /// The parameters of the kept urgencies in this search.
+    #[inline]
+    pub fn urgencies(&self) -> UrgencyParameters {
+        UrgencyParameters::of(self.params, self.score_centre)
+    }
+}
+
+/// The centre of the score term for a search from `tree`'s root with `root_to_move` to move:
+/// Black's mean margin over the results the root kept from the searches before (0 without
+/// any), so that the term sets the moves that keep more than the position was expected to
+/// keep above those that give some away, wherever the game stands (KataGo's dynamic score
+/// utility).
+pub fn score_centre(tree: &Tree, root_to_move: Color) -> f64 {
+    let root = tree.root();
+    let visits = root.visits.load(Relaxed);
+    if visits == 0 {
+        return 0.0;
+    }
+    // The root's results are from the view of the player who moved into it.
+    let margin = root.score_sum.load(Relaxed) as f64 / (2.0 * f64::from(visits));
+    match root_to_move {
+        Color::White => margin,
+        Color::Black => -margin,
+    }
+}
+
+/// Stores every node's urgency (the root's excepted, which no parent reads) anew under
+/// `urgencies`, the root's children moved by `root_to_move`: a search whose score term has
+/// a centre other than the last one's calls it before its workers start, so that the kept
+/// urgencies of a reused tree follow the new centre.
+pub fn refresh_all_urgencies(tree: &Tree, urgencies: &UrgencyParameters, root_to_move: Color) {
+    let mut pending: Vec<(u32, Color)> = Vec::new();
+    if let Some(children) = tree.root().children() {
+        pending.extend(children.map(|child| (child, root_to_move)));
+    }
+    while let Some((index, mover)) = pending.pop() {
+        let node = tree.node(index);
+        urgencies.refresh(node, mover);
+        if let Some(children) = node.children() {
+            pending.extend(children.map(|child| (child, mover.opponent())));
+        }
+    }
 }
 
 /// A value alone on its cache lines (two 64-byte lines: adjacent-line prefetch pairs them).
@@ -143,30 +190,40 @@ fn add_racy(counter: &AtomicU32, amount: u32) {
 }
 
 /// What a node's kept urgency depends on besides its statistics: 1/`equiv_rave`, the
-/// first-play urgency and the score term's weight and scale.
+/// first-play urgency and the score term's weight, scale and centre.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UrgencyParameters {
     inverse_equiv_rave: f64,
     first_play_urgency: f64,
     score_weight: f64,
     inverse_score_scale: f64,
+    /// The score term's centre in half points for each mover (by [`Color::index`]).
+    centres: [i64; 2],
 }
 
 impl UrgencyParameters {
-    /// The urgency parameters of `params`.
-    pub fn of(params: &SearchParams) -> UrgencyParameters {
+    /// The urgency parameters of `params`, the score term centred on Black's margin
+    /// `black_centre` (points).
+    pub fn of(params: &SearchParams, black_centre: f64) -> UrgencyParameters {
+        let half_points = (black_centre * 2.0)
+            .round()
+            .clamp(-MAXIMUM_HALF_POINTS, MAXIMUM_HALF_POINTS) as i64;
+        let mut centres = [0; 2];
+        centres[Color::Black.index()] = half_points;
+        centres[Color::White.index()] = -half_points;
         UrgencyParameters {
             inverse_equiv_rave: 1.0 / params.equiv_rave,
             first_play_urgency: params.first_play_urgency,
             score_weight: params.score_weight,
             inverse_score_scale: 1.0 / params.score_scale,
+            centres,
         }
     }
 
     /// The urgency of a node's current statistics ([`fast_urgency`]), with the score term
-    /// ([`score_term`]) when it has a weight.
+    /// ([`score_term`]) when it has a weight; `mover` played the node's move.
     #[inline(always)]
-    pub fn urgency(&self, node: &Node) -> f64 {
+    pub fn urgency(&self, node: &Node, mover: Color) -> f64 {
         let urgency = fast_urgency(
             &node.selection_statistics(),
             self.inverse_equiv_rave,
@@ -175,20 +232,18 @@ impl UrgencyParameters {
         if self.score_weight == 0.0 {
             return urgency;
         }
-        urgency
-            + score_term(
-                node.score_sum.load(Relaxed),
-                node.visits.load(Relaxed),
-                self.score_weight,
-                self.inverse_score_scale,
-            )
+        let visits = node.visits.load(Relaxed);
+        let centred =
+            node.score_sum.load(Relaxed) - self.centres[mover.index()] * i64::from(visits);
+        urgency + score_term(centred, visits, self.score_weight, self.inverse_score_scale)
     }
 
     /// Stores the urgency of the node's current statistics in the node: called after every
-    /// change of its visits, results, AMAF statistics or prior.
+    /// change of its visits, results, AMAF statistics or prior; `mover` played its move.
     #[inline(always)]
-    pub fn refresh(&self, node: &Node) {
-        node.urgency.store(self.urgency(node).to_bits(), Relaxed);
+    pub fn refresh(&self, node: &Node, mover: Color) {
+        node.urgency
+            .store(self.urgency(node, mover).to_bits(), Relaxed);
     }
 }
 
@@ -255,7 +310,7 @@ impl<G: SearchGame> Worker<G> {
     pub fn iterate(&mut self, context: &Context<G>) {
         let tree = context.tree;
         let params = context.params;
-        let urgencies = UrgencyParameters::of(params);
+        let urgencies = context.urgencies();
         self.board.copy_from(&context.root_board);
         self.path.clear();
         self.sequence.clear();
@@ -307,7 +362,7 @@ impl<G: SearchGame> Worker<G> {
             };
             let child_node = tree.node(child);
             add(&child_node.visits, 1, context.exclusive);
-            urgencies.refresh(child_node);
+            urgencies.refresh(child_node, color);
             let point = tree.point(child) as usize;
             self.board.play(point, color);
             self.sequence.push(encode(point, color));
@@ -388,7 +443,7 @@ impl<G: SearchGame> Worker<G> {
             node.state.store(LEAF, Release);
             return;
         };
-        let urgencies = UrgencyParameters::of(context.params);
+        let urgencies = context.urgencies();
         let virtual_visits = prior_visits_kept(context.params);
         for (offset, (&point, prior)) in self.candidate_points.iter().zip(&self.priors).enumerate()
         {
@@ -399,7 +454,7 @@ impl<G: SearchGame> Worker<G> {
             };
             let child = tree.initialise(first + offset as u32, point, visits, wins);
             tree.set_policy(first + offset as u32, prior.policy);
-            urgencies.refresh(child);
+            urgencies.refresh(child, color);
         }
         self.rank_children(context, first..first + count as u32);
         node.first_child.store(first, Relaxed);
@@ -453,7 +508,7 @@ impl<G: SearchGame> Worker<G> {
         ) {
             return;
         }
-        let urgencies = UrgencyParameters::of(context.params);
+        let urgencies = context.urgencies();
         let virtual_visits = prior_visits_kept(context.params);
         for (child, prior) in children.clone().zip(&self.priors) {
             let node = tree.node(child);
@@ -463,7 +518,7 @@ impl<G: SearchGame> Worker<G> {
                 node.prior_wins.store(wins, Relaxed);
             }
             tree.set_policy(child, prior.policy);
-            urgencies.refresh(node);
+            urgencies.refresh(node, color);
         }
         self.rank_children(context, children);
     }
@@ -614,7 +669,7 @@ impl<G: SearchGame> Worker<G> {
             // A move below the root gets its urgency refreshed with its AMAF statistics
             // below (its own point is always marked for its parent), a pass here.
             if depth > 0 && tree.point(index) as usize == PASS {
-                urgencies.refresh(node);
+                urgencies.refresh(node, mover);
             }
         }
         // AMAF: walk up from the deepest node, marking the first play at each point from
@@ -675,8 +730,9 @@ impl<G: SearchGame> Worker<G> {
                 add_racy(&node.amaf_visits, weight);
                 add_racy(&node.amaf_wins, weight * result);
             }
+            let mover = to_move_at(depth);
             for &offset in &offsets[..count] {
-                urgencies.refresh(&nodes[offset as usize]);
+                urgencies.refresh(&nodes[offset as usize], mover);
             }
         }
     }
@@ -1064,6 +1120,7 @@ mod tests {
             early_stop: false,
             exclusive: true,
             finished_workers: AtomicUsize::new(0),
+            score_centre: 0.0,
         };
         let mut worker = Worker::<G>::new(0);
         worker.reset(7);
@@ -1326,16 +1383,22 @@ mod tests {
                 widening_visits: 50,
                 ..SearchParams::default()
             };
-            let parameters = UrgencyParameters::of(&params);
+            let parameters = UrgencyParameters::of(&params, 0.0);
             let tree = search(17, 3000, params);
-            let mut pending: Vec<u32> = tree.root().children().unwrap().collect();
+            let mut pending: Vec<(u32, Color)> = tree
+                .root()
+                .children()
+                .unwrap()
+                .map(|child| (child, Color::Black))
+                .collect();
             let mut checked = 0;
-            while let Some(index) = pending.pop() {
+            while let Some((index, mover)) = pending.pop() {
                 let node = tree.node(index);
-                pending.extend(node.children().into_iter().flatten());
+                let children = node.children().into_iter().flatten();
+                pending.extend(children.map(|child| (child, mover.opponent())));
                 assert_eq!(
                     node.urgency.load(Relaxed),
-                    parameters.urgency(node).to_bits()
+                    parameters.urgency(node, mover).to_bits()
                 );
                 checked += 1;
             }

@@ -37,7 +37,9 @@ use crate::go::rules::rules::{HandicapBonus, Rules, Scoring};
 use crate::search::driver::{self, drop_later, run_workers, RunLimits};
 use crate::search::select::lower_confidence_bound;
 use crate::search::tree::{Tree, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN};
-use crate::search::worker::{Context, Padded, UrgencyParameters, Worker};
+use crate::search::worker::{
+    refresh_all_urgencies, score_centre, Context, Padded, UrgencyParameters, Worker,
+};
 use crate::search::SearchParams;
 use board::{index_move, move_index, PlayoutBoard, NO_POINT};
 use playout::PlayoutSettings;
@@ -172,6 +174,8 @@ pub struct Search {
     /// Whether the kept tree's results carry the value network's (a search that was not
     /// [`Limits::settled`] ran on it).
     tree_judged_by_network: bool,
+    /// Black's margin the last search centred its score term on ([`score_centre`]).
+    score_centre: f64,
 }
 
 impl Search {
@@ -190,6 +194,7 @@ impl Search {
             ownership: Vec::new(),
             reused_visits: 0,
             tree_judged_by_network: false,
+            score_centre: 0.0,
         }
     }
 
@@ -360,7 +365,12 @@ impl Search {
             early_stop: limits.early_stop,
             exclusive: self.threads == 1,
             finished_workers: AtomicUsize::new(0),
+            score_centre: score_centre(tree, to_move),
         };
+        self.score_centre = context.score_centre;
+        if params.score_weight != 0.0 {
+            refresh_all_urgencies(tree, &context.urgencies(), to_move);
+        }
         // A pass now ends the game when the opponent passed last: the caller judged the
         // final position; the root's pass child becomes a won or lost end of the game.
         if let (true, Some(margin)) = (game.consecutive_passes() >= 1, limits.end_margin) {
@@ -370,7 +380,7 @@ impl Search {
                 context.playouts.fetch_add(1, Relaxed);
                 context.pass_margin = margin;
                 context.pass_margin_known = true;
-                mark_root_pass(tree, &self.params, to_move, margin);
+                mark_root_pass(tree, &context.urgencies(), to_move, margin);
             }
         }
 
@@ -645,7 +655,7 @@ fn handicap_compensation(game: &Game) -> f64 {
 
 /// Marks the root's pass child as the end of the game, won or lost for `to_move` by
 /// `black_margin`, and clears its old statistics.
-fn mark_root_pass(tree: &Tree, params: &SearchParams, to_move: Color, black_margin: f64) {
+fn mark_root_pass(tree: &Tree, urgencies: &UrgencyParameters, to_move: Color, black_margin: f64) {
     let Some(children) = tree.root().children() else {
         return;
     };
@@ -662,7 +672,7 @@ fn mark_root_pass(tree: &Tree, params: &SearchParams, to_move: Color, black_marg
             node.score_sum.store(0, Relaxed);
             node.amaf_visits.store(0, Relaxed);
             node.amaf_wins.store(0, Relaxed);
-            UrgencyParameters::of(params).refresh(node);
+            urgencies.refresh(node, to_move);
             let state = if margin > 0.0 {
                 TERMINAL_WIN
             } else {
@@ -904,18 +914,21 @@ mod tests {
     }
 
     /// Every node's kept urgency in the tree, but the root's (which no parent reads), equals
-    /// the urgency of its statistics under the search's parameters, to the bit.
-    fn assert_urgencies_are_kept(search: &Search) {
+    /// the urgency of its statistics under the search's parameters (and its score term's
+    /// centre), to the bit; `to_move` moved first from the root.
+    fn assert_urgencies_are_kept(search: &Search, to_move: Color) {
         let tree = search.tree.as_ref().expect("a searched tree");
-        let parameters = UrgencyParameters::of(&search.params);
-        let mut pending: Vec<u32> = tree.root().children().into_iter().flatten().collect();
+        let parameters = UrgencyParameters::of(&search.params, search.score_centre);
+        let children = tree.root().children().into_iter().flatten();
+        let mut pending: Vec<(u32, Color)> = children.map(|child| (child, to_move)).collect();
         assert!(!pending.is_empty());
-        while let Some(index) = pending.pop() {
+        while let Some((index, mover)) = pending.pop() {
             let node = tree.node(index);
-            pending.extend(node.children().into_iter().flatten());
+            let children = node.children().into_iter().flatten();
+            pending.extend(children.map(|child| (child, mover.opponent())));
             assert_eq!(
                 node.urgency.load(Relaxed),
-                parameters.urgency(node).to_bits(),
+                parameters.urgency(node, mover).to_bits(),
                 "node {index}: {:?}",
                 tree.statistics(index)
             );
@@ -938,16 +951,19 @@ mod tests {
             let mut search = Search::new(params.clone(), 1, 3, 1 << 26);
             let mut game = Game::new(9, Rules::chinese(), 7.5);
             let summary = search_game(&mut search, &game, 2000);
-            assert_urgencies_are_kept(&search);
+            assert_urgencies_are_kept(&search, game.to_move());
             // The reused subtree after the chosen move, searched on.
             game.play(game.to_move(), summary.best).unwrap();
             search_game(&mut search, &game, 1500);
             assert!(search.reused_visits() > 0);
-            assert_urgencies_are_kept(&search);
+            // The reused root's results centre the score term (then every reused node's
+            // urgency is stored anew).
+            assert!(search.score_centre != 0.0);
+            assert_urgencies_are_kept(&search, game.to_move());
             // A pass by the opponent: the root's pass child is marked as the end of the game.
             game.play(game.to_move(), Move::Pass).unwrap();
             search_game(&mut search, &game, 500);
-            assert_urgencies_are_kept(&search);
+            assert_urgencies_are_kept(&search, game.to_move());
         }
         // A small board, searched deep enough for passes below the root to be visited and
         // won, under other selection parameters.
@@ -959,7 +975,7 @@ mod tests {
         let mut search = Search::new(params, 1, 5, 1 << 26);
         let game = Game::new(4, Rules::chinese(), 0.5);
         search_game(&mut search, &game, 20_000);
-        assert_urgencies_are_kept(&search);
+        assert_urgencies_are_kept(&search, game.to_move());
     }
 
     #[test]
