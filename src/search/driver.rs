@@ -10,9 +10,7 @@ use crate::search::domain::SearchGame;
 use crate::search::params::SearchParams;
 use crate::search::select::lower_confidence_bound;
 use crate::search::tree::{Tree, RESULT_SCALE};
-use crate::search::worker::{
-    cannot_be_overtaken, refresh_all_urgencies, score_centre, Context, Padded, Worker,
-};
+use crate::search::worker::{cannot_be_overtaken, recentre_score_term, Context, Padded, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 use std::time::{Duration, Instant};
 
@@ -233,6 +231,8 @@ pub struct GameSearch<G: SearchGame> {
     /// The start key and the moves of the tree's root position.
     position: Option<(u64, Vec<u16>)>,
     workers: Vec<Worker<G>>,
+    /// Black's margin the last search centred its score term on ([`recentre_score_term`]).
+    score_centre: f64,
 }
 
 impl<G: SearchGame> GameSearch<G> {
@@ -248,6 +248,7 @@ impl<G: SearchGame> GameSearch<G> {
             tree: None,
             position: None,
             workers: (0..threads).map(Worker::new).collect(),
+            score_centre: 0.0,
         }
     }
 
@@ -361,11 +362,9 @@ impl<G: SearchGame> GameSearch<G> {
             early_stop: limits.early_stop,
             exclusive: self.threads == 1,
             finished_workers: AtomicUsize::new(0),
-            score_centre: score_centre(&tree, root.to_move),
+            score_centre: recentre_score_term(&tree, &params, root.to_move, self.score_centre),
         };
-        if params.score_weight != 0.0 {
-            refresh_all_urgencies(&tree, &context.urgencies(), root.to_move);
-        }
+        self.score_centre = context.score_centre;
         let legal = root.legal;
         match report.as_mut() {
             Some((callback, interval)) => {

@@ -103,10 +103,28 @@ pub fn score_centre(tree: &Tree, root_to_move: Color) -> f64 {
     }
 }
 
+/// Centres the score term of a search from `tree`'s root ([`score_centre`]) and returns the
+/// centre. When the term has a weight and the centre moved from `last_centre` (the one the
+/// tree's kept urgencies were stored under) by half a point or more, every kept urgency is
+/// stored anew ([`refresh_all_urgencies`]); consecutive searches of one position (analysis
+/// in slices) mostly keep their centre and skip the walk.
+pub fn recentre_score_term(
+    tree: &Tree,
+    params: &SearchParams,
+    root_to_move: Color,
+    last_centre: f64,
+) -> f64 {
+    let centre = score_centre(tree, root_to_move);
+    let urgencies = UrgencyParameters::of(params, centre);
+    if params.score_weight != 0.0 && urgencies != UrgencyParameters::of(params, last_centre) {
+        refresh_all_urgencies(tree, &urgencies, root_to_move);
+    }
+    centre
+}
+
 /// Stores every node's urgency (the root's excepted, which no parent reads) anew under
-/// `urgencies`, the root's children moved by `root_to_move`: a search whose score term has
-/// a centre other than the last one's calls it before its workers start, so that the kept
-/// urgencies of a reused tree follow the new centre.
+/// `urgencies`, the root's children moved by `root_to_move`: the kept urgencies of a reused
+/// tree follow a new centre of the score term.
 pub fn refresh_all_urgencies(tree: &Tree, urgencies: &UrgencyParameters, root_to_move: Color) {
     let mut pending: Vec<(u32, Color)> = Vec::new();
     if let Some(children) = tree.root().children() {

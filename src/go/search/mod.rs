@@ -37,9 +37,7 @@ use crate::go::rules::rules::{HandicapBonus, Rules, Scoring};
 use crate::search::driver::{self, drop_later, run_workers, RunLimits};
 use crate::search::select::lower_confidence_bound;
 use crate::search::tree::{Tree, RESULT_SCALE, TERMINAL_LOSS, TERMINAL_WIN};
-use crate::search::worker::{
-    refresh_all_urgencies, score_centre, Context, Padded, UrgencyParameters, Worker,
-};
+use crate::search::worker::{recentre_score_term, Context, Padded, UrgencyParameters, Worker};
 use crate::search::SearchParams;
 use board::{index_move, move_index, PlayoutBoard, NO_POINT};
 use playout::PlayoutSettings;
@@ -174,7 +172,7 @@ pub struct Search {
     /// Whether the kept tree's results carry the value network's (a search that was not
     /// [`Limits::settled`] ran on it).
     tree_judged_by_network: bool,
-    /// Black's margin the last search centred its score term on ([`score_centre`]).
+    /// Black's margin the last search centred its score term on ([`recentre_score_term`]).
     score_centre: f64,
 }
 
@@ -365,12 +363,9 @@ impl Search {
             early_stop: limits.early_stop,
             exclusive: self.threads == 1,
             finished_workers: AtomicUsize::new(0),
-            score_centre: score_centre(tree, to_move),
+            score_centre: recentre_score_term(tree, &params, to_move, self.score_centre),
         };
         self.score_centre = context.score_centre;
-        if params.score_weight != 0.0 {
-            refresh_all_urgencies(tree, &context.urgencies(), to_move);
-        }
         // A pass now ends the game when the opponent passed last: the caller judged the
         // final position; the root's pass child becomes a won or lost end of the game.
         if let (true, Some(margin)) = (game.consecutive_passes() >= 1, limits.end_margin) {
