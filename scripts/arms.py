@@ -31,8 +31,9 @@ NARROW = 2.5
 
 
 def arm_games(spec):
-    """Game number -> (A's colour, A won, A's margin or None, result text) over the
-    folders of one arm (a later folder's game replaces an earlier one's), and the forfeits."""
+    """Game number -> (A's colour, A won, A's margin or None, result text, A's and B's
+    genmove seconds) over the folders of one arm (a later folder's game replaces an earlier
+    one's), and the forfeits."""
     games, forfeits = {}, []
     for folder in spec.split(","):
         if not (Path(folder) / "results.dat").is_file():
@@ -49,29 +50,35 @@ def arm_games(spec):
             # results.dat mirrors every result so that B+ means engine A won.
             won = result.startswith("B+")
             margin = end_audit.margin(result)
-            games[number] = (colour, won, margin, result)
+            times = (float(row["TIME_B"]), float(row["TIME_W"]))
+            games[number] = (colour, won, margin, result, times)
     return games, forfeits
 
 
 def describe(name, games, forfeits):
     """Lines describing one arm."""
     count = len(games)
-    wins = sum(won for _, won, _, _ in games.values())
+    wins = sum(won for _, won, _, _, _ in games.values())
     low, high = match.wilson_interval(wins / count, count) if count else (0.0, 0.0)
     by_colour = {
         colour: (
-            sum(won for c, won, _, _ in games.values() if c == colour),
-            sum(1 for c, _, _, _ in games.values() if c == colour),
+            sum(won for c, won, _, _, _ in games.values() if c == colour),
+            sum(1 for c, _, _, _, _ in games.values() if c == colour),
         )
         for colour in "BW"
     }
-    margins = [margin for _, _, margin, _ in games.values() if margin is not None]
+    margins = [margin for _, _, margin, _, _ in games.values() if margin is not None]
     narrow = sum(1 for margin in margins if 0 < margin <= NARROW)
-    resigned = sum(1 for _, won, _, result in games.values() if not won and result.endswith("+R"))
+    time_a, time_b = (
+        statistics.mean(times[side] for *_, times in games.values()) if count else 0.0
+        for side in (0, 1)
+    )
+    resigned = sum(1 for _, won, _, result, _ in games.values() if not won and result.endswith("+R"))
     lines = [
         f"{name}: {wins} of {count} ({100 * wins / max(count, 1):.1f}%, "
         f"{100 * low:.1f}-{100 * high:.1f}%); as Black {by_colour['B'][0]} of "
-        f"{by_colour['B'][1]}, as White {by_colour['W'][0]} of {by_colour['W'][1]}",
+        f"{by_colour['B'][1]}, as White {by_colour['W'][0]} of {by_colour['W'][1]}; "
+        f"genmove time a game {time_a:.1f} / {time_b:.1f} s (A / B)",
     ]
     if margins:
         lines.append(
