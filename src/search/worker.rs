@@ -250,10 +250,17 @@ impl UrgencyParameters {
         if self.score_weight == 0.0 {
             return urgency;
         }
+        urgency + self.score(node, mover)
+    }
+
+    /// The score term of a node's urgency ([`score_term`]), its results' margins for
+    /// `mover` (who played its move) taken from the centre.
+    #[inline]
+    pub fn score(&self, node: &Node, mover: Color) -> f64 {
         let visits = node.visits.load(Relaxed);
         let centred =
             node.score_sum.load(Relaxed) - self.centres[mover.index()] * i64::from(visits);
-        urgency + score_term(centred, visits, self.score_weight, self.inverse_score_scale)
+        score_term(centred, visits, self.score_weight, self.inverse_score_scale)
     }
 
     /// Stores the urgency of the node's current statistics in the node: called after every
@@ -547,7 +554,7 @@ impl<G: SearchGame> Worker<G> {
         context: &Context<G>,
         index: u32,
         children: std::ops::Range<u32>,
-        _color: Color,
+        color: Color,
     ) -> Option<u32> {
         let tree = context.tree;
         let params = context.params;
@@ -584,6 +591,7 @@ impl<G: SearchGame> Worker<G> {
             return offset.map(|offset| first + offset);
         }
         // With exploration, the urgency depends on the parent's visits: computed here.
+        let urgencies = context.urgencies();
         for (offset, node) in tree.slice(children).iter().enumerate() {
             let child = first + offset as u32;
             if node.rank.load(Relaxed) as u32 >= open {
@@ -604,12 +612,7 @@ impl<G: SearchGame> Worker<G> {
                 params.equiv_rave,
                 params.explore,
                 params.first_play_urgency,
-            ) + score_term(
-                node.score_sum.load(Relaxed),
-                node.visits.load(Relaxed),
-                params.score_weight,
-                1.0 / params.score_scale,
-            );
+            ) + urgencies.score(node, color);
             if value > best_urgency {
                 best_urgency = value;
                 best = Some(child);
@@ -1289,12 +1292,14 @@ mod tests {
     fn the_score_term_leans_to_the_bigger_win() {
         // Every move wins: once each has been tried (no prior visits, so first-play urgency
         // tries them), by the results alone the search stays on the first (ties go to it);
-        // with the score term it turns to the move that wins by most.
-        let most_visited = |score_weight: f64| {
+        // with the score term it turns to the move that wins by most, in the kept urgencies
+        // and in those computed with an exploration term alike.
+        let most_visited = |score_weight: f64, explore: f64| {
             let params = SearchParams {
                 refine_visits: 0,
                 prior_even: 0,
                 score_weight,
+                explore,
                 ..SearchParams::default()
             };
             let tree = search_from(Box::new(Margins { taken: 0 }), 3000, params);
@@ -1307,11 +1312,14 @@ mod tests {
                 .expect("three moves");
             (best + 1, visits)
         };
-        let (best, visits) = most_visited(0.0);
+        let (best, visits) = most_visited(0.0, 0.0);
         assert_eq!(best, 1, "{visits:?}");
-        let (best, visits) = most_visited(0.3);
+        let (best, visits) = most_visited(0.3, 0.0);
         assert_eq!(best, 3, "{visits:?}");
         assert!(visits[2] > 2 * (visits[0] + visits[1]), "{visits:?}");
+        let (best, visits) = most_visited(0.3, 0.05);
+        assert_eq!(best, 3, "{visits:?}");
+        assert!(visits[2] > visits[0] + visits[1], "{visits:?}");
     }
 
     #[test]
