@@ -46,6 +46,7 @@ fn match_scripts_pass_their_self_tests() {
         "scripts/teacher/generate.py",
         "scripts/teacher/label.py",
         "scripts/value-phases.py",
+        "scripts/turning-points.py",
     ] {
         run_script(&python, &[script, "--self-test"]);
     }
