@@ -31,6 +31,12 @@ matches A's over the last 20 games (B's time taken as proportional to the budget
         --balance-floor 500 -j 2
     python3 scripts/match.py --self-test
 
+Games from given positions (converting a won position, say): --start-positions FILE, one
+position a line, `SGF MOVES [b|w]`: the first MOVES moves of the SGF's main line (a path
+relative to FILE's folder), and optionally the colour engine A plays from there (else the
+colours alternate).  Games 2i and 2i+1 start from line i (modulo the lines), so a run of
+N games plays each position N / (2 * lines) times in pairs; `{game}` seeds differ.
+
 Game end: two consecutive passes (scored by the referee), a resignation, an
 illegal move (the runner's own board check or the opponent answering `play`
 with `?`: the mover loses), a crash or closed output (that engine loses), an
@@ -724,6 +730,115 @@ class TimeBalancer:
 
 
 # ---------------------------------------------------------------------------
+# Start positions
+# ---------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class StartPosition:
+    """The first moves of a recorded game, and the colour engine A plays from there."""
+    name: str
+    moves: list
+    a_colour: str | None
+
+
+SGF_PROPERTY = re.compile(r"([A-Z]+)((?:\s*\[(?:\\.|[^\]\\])*\])+)", re.S)
+SGF_VALUE = re.compile(r"\[((?:\\.|[^\]\\])*)\]", re.S)
+
+
+def sgf_main_line(text: str) -> tuple[int, list]:
+    """(board size, moves as (colour, point)) of an SGF's main line.
+
+    Raises ValueError for setup stones (AB, AW), which the runner cannot send by `play`.
+    """
+    end, inside, escaped = len(text), False, False
+    for index, char in enumerate(text):
+        if inside:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == "]":
+                inside = False
+        elif char == "[":
+            inside = True
+        elif char == ")":
+            end = index
+            break
+    size, moves = 19, []
+    for name, values in SGF_PROPERTY.findall(text[:end]):
+        items = SGF_VALUE.findall(values)
+        if name == "SZ":
+            size = int(items[0].split(":")[0])
+        elif name in ("AB", "AW"):
+            raise ValueError("setup stones (AB/AW) are not supported")
+        elif name in ("B", "W"):
+            value = items[0]
+            if value == "" or (value == "tt" and size <= 19):
+                moves.append((name, None))
+            else:
+                column = ord(value[0]) - ord("a")
+                row = size - 1 - (ord(value[1]) - ord("a"))
+                if not (0 <= column < size and 0 <= row < size):
+                    raise ValueError(f"point {value} off the board")
+                moves.append((name, (column, row)))
+    return size, moves
+
+
+def load_start_positions(path: str, size: int) -> list[StartPosition]:
+    """The lines `SGF MOVES [b|w]` of a start-positions file, each checked by the board."""
+    folder = Path(path).resolve().parent
+    positions = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        where = f"{path}:{number}"
+        if len(words) not in (2, 3) or not words[1].isdigit() or (
+                len(words) == 3 and words[2].lower() not in ("b", "w")):
+            raise ValueError(f"{where}: expected 'SGF MOVES [b|w]', got {line.strip()!r}")
+        sgf = folder / words[0]
+        try:
+            sgf_size, moves = sgf_main_line(sgf.read_text(encoding="utf-8", errors="replace"))
+        except (OSError, ValueError, IndexError) as error:
+            raise ValueError(f"{where}: {words[0]}: {error}") from None
+        if sgf_size != size:
+            raise ValueError(f"{where}: {words[0]} is {sgf_size}x{sgf_size}, the match {size}x{size}")
+        count = int(words[1])
+        if count > len(moves):
+            raise ValueError(f"{where}: {words[0]} has {len(moves)} moves, not {count}")
+        board = Board(size)
+        for turn, (colour, point) in enumerate(moves[:count]):
+            expected = BLACK if turn % 2 == 0 else WHITE
+            if colour != expected:
+                raise ValueError(f"{where}: move {turn + 1} is {colour}'s, {expected}'s expected")
+            problem = board.illegality(colour, point)
+            if problem:
+                raise ValueError(f"{where}: move {turn + 1} {vertex_text(point)}: {problem}")
+            board.play(colour, point)
+        a_colour = words[2].upper() if len(words) == 3 else None
+        positions.append(StartPosition(f"{words[0]} move {count}", moves[:count], a_colour))
+    if not positions:
+        raise ValueError(f"{path}: no positions")
+    return positions
+
+
+def start_position_of(config: MatchConfig, index: int) -> StartPosition | None:
+    """Games 2i and 2i+1 start from position i, modulo the positions."""
+    if not config.start_positions:
+        return None
+    return config.start_positions[(index // 2) % len(config.start_positions)]
+
+
+def a_colour_of(config: MatchConfig, index: int) -> str:
+    """Engine A's colour in game `index`: the start position's when it names one, else
+    Black in even games (always with --no-alternate) and White in odd ones."""
+    start = start_position_of(config, index)
+    if start is not None and start.a_colour is not None:
+        return start.a_colour
+    return BLACK if (index % 2 == 0 or not config.alternate) else WHITE
+
+
+# ---------------------------------------------------------------------------
 # One game
 # ---------------------------------------------------------------------------
 
@@ -746,6 +861,8 @@ class MatchConfig:
     quiet_stderr: bool
     log_gtp: bool
     balancer: TimeBalancer | None = None
+    start_positions: list[StartPosition] = dataclasses.field(default_factory=list)
+    start_positions_file: str = ""
 
 
 REASON_TEXT = {
@@ -875,8 +992,7 @@ class GamePlay:
         self.config = config
         self.index = index
         self.abort = abort
-        a_colour = BLACK if (index % 2 == 0 or not config.alternate) else WHITE
-        self.record = GameRecord(index=index, a_colour=a_colour)
+        self.record = GameRecord(index=index, a_colour=a_colour_of(config, index))
         self.board = Board(config.size)
         self.players: dict[str, Player] = {}
         self.traffic_log = None
@@ -957,6 +1073,10 @@ class GamePlay:
         so both games of a pair (colours exchanged) start from one opening.
         Points on the first line are avoided on boards of size 7 and more.
         """
+        start = start_position_of(self.config, self.index)
+        if start is not None:
+            self.play_start_position(start)
+            return
         count = self.config.random_opening
         if count <= 0:
             return
@@ -988,6 +1108,18 @@ class GamePlay:
             self.board.play(colour, point)
             self.record.moves.append((colour, point))
         self.record.opening_length = len(self.record.moves)
+
+    def play_start_position(self, start: StartPosition) -> None:
+        """Play a start position's moves (checked when it was loaded) to both engines; an
+        engine refusing one fails the command and loses the game."""
+        for colour, point in start.moves:
+            for role in ROLES:
+                self.players[role].require(f"play {colour} {vertex_text(point)}",
+                                           self.config.move_timeout)
+            self.board.play(colour, point)
+            self.record.moves.append((colour, point))
+        self.record.opening_length = len(self.record.moves)
+        self.record.notes.append(f"start position: {start.name}")
 
     def replay(self, player: Player) -> None:
         """Bring an engine back to the moves recorded so far."""
@@ -1155,8 +1287,8 @@ def play_game(config: MatchConfig, index: int, abort: threading.Event) -> GameRe
         return None
     except Exception:  # keep the match going, but show the fault
         traceback.print_exc()
-        a_colour = BLACK if (index % 2 == 0 or not config.alternate) else WHITE
-        record = GameRecord(index=index, a_colour=a_colour, reason="runner fault", error=True)
+        record = GameRecord(index=index, a_colour=a_colour_of(config, index),
+                            reason="runner fault", error=True)
         record.error_messages.append("runner fault: " + traceback.format_exc().splitlines()[-1])
     return None if abort.is_set() else record
 
@@ -1198,7 +1330,7 @@ def game_sgf(record: GameRecord, config: MatchConfig) -> str:
         "Referee: " + (f"{config.referee.display_name} [{shlex.join(config.referee.command)}]"
                        if config.referee else "none (engine B's final_score)"),
     ]
-    if record.opening_length:
+    if record.opening_length and not config.start_positions:
         comment.append(f"Random opening: {record.opening_length} moves (seed {config.seed})")
     if config.time_settings:
         comment.append(f"Time settings: {config.time_settings.gtp_arguments()}")
@@ -1254,6 +1386,9 @@ def dat_header(config: MatchConfig) -> list[str]:
         properties["TimeSettings"] = config.time_settings.gtp_arguments()
     if config.random_opening:
         properties["Openings"] = f"random, {config.random_opening} moves, seed {config.seed}"
+    if config.start_positions:
+        properties["Openings"] = (f"start positions of {config.start_positions_file} "
+                                  f"({len(config.start_positions)})")
     properties["Xml"] = "0"
     lines = [f"# {key}: {value}" for key, value in sorted(properties.items())]
     lines.append("#")
@@ -1415,7 +1550,9 @@ class Match:
             + (f", time settings {config.time_settings.gtp_arguments()}"
                if config.time_settings else "")
             + (f", random opening of {config.random_opening} moves (seed {config.seed})"
-               if config.random_opening else ""),
+               if config.random_opening else "")
+            + (f", from the {len(config.start_positions)} start positions of "
+               f"{config.start_positions_file}" if config.start_positions else ""),
             f"Games: {len(self.records)} played, {decided} with a result, "
             f"{counts['unknown']} unknown" + (" (match interrupted)" if self.interrupted else ""),
         ]
@@ -1716,10 +1853,74 @@ for line in sys.stdin:
             GtpEngine(["/nonexistent/engine"], "T", None)
 
 
+class StartPositionTest(unittest.TestCase):
+    def write(self, folder: Path, name: str, text: str) -> Path:
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    def config(self, positions: list, alternate: bool = True) -> MatchConfig:
+        return MatchConfig(
+            engines={}, referee=None, size=5, komi=0.5, games=8, first_game=0,
+            alternate=alternate, time_settings=None, time_tolerance=1.0, move_timeout=5.0,
+            max_moves=75, random_opening=0, seed=1, out_directory=Path("."),
+            quiet_stderr=True, log_gtp=False, start_positions=positions)
+
+    def test_main_line_passes_and_captures(self):
+        size, moves = sgf_main_line("(;FF[4]SZ[5]C[a ) b \\] c];B[bb];W[ab]"
+                                    ";B[];W[ba](;B[aa])(;B[cc]))")
+        self.assertEqual(size, 5)
+        self.assertEqual(moves, [("B", (1, 3)), ("W", (0, 3)), ("B", None), ("W", (1, 4)),
+                                 ("B", (0, 4))])
+        with self.assertRaises(ValueError):
+            sgf_main_line("(;SZ[5]AB[aa];W[bb])")
+
+    def test_positions_file_and_colours(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as name:
+            folder = Path(name)
+            (folder / "games").mkdir()
+            self.write(folder / "games", "one.sgf", "(;SZ[5];B[cc];W[bb];B[];W[dd])")
+            listing = self.write(folder, "positions.txt",
+                                 "# converting\ngames/one.sgf 3 w\n\ngames/one.sgf 0\n")
+            positions = load_start_positions(str(listing), 5)
+            self.assertEqual([p.name for p in positions],
+                             ["games/one.sgf move 3", "games/one.sgf move 0"])
+            self.assertEqual(positions[0].moves, [("B", (2, 2)), ("W", (1, 3)), ("B", None)])
+            self.assertEqual((positions[0].a_colour, positions[1].a_colour), ("W", None))
+            config = self.config(positions)
+            # Games 0 and 1 from line 1 (A White in both), 2 and 3 from line 2 (alternating),
+            # 4 and 5 from line 1 again.
+            self.assertEqual([start_position_of(config, i).name[-6:] for i in range(6)],
+                             ["move 3", "move 3", "move 0", "move 0", "move 3", "move 3"])
+            self.assertEqual([a_colour_of(config, i) for i in range(4)], ["W", "W", "B", "W"])
+            self.assertEqual([a_colour_of(self.config([]), i) for i in range(3)], ["B", "W", "B"])
+            self.assertEqual(a_colour_of(self.config([], alternate=False), 1), "B")
+            for text, problem in (("games/one.sgf 5", "has 4 moves"),
+                                  ("games/one.sgf x", "expected"),
+                                  ("games/one.sgf 1 red", "expected"),
+                                  ("games/none.sgf 1", "none.sgf"),
+                                  ("", "no positions")):
+                self.write(folder, "bad.txt", text + "\n")
+                with self.assertRaisesRegex(ValueError, problem):
+                    load_start_positions(str(folder / "bad.txt"), 5)
+            with self.assertRaisesRegex(ValueError, "is 5x5, the match 9x9"):
+                load_start_positions(str(listing), 9)
+            self.write(folder / "games", "illegal.sgf", "(;SZ[5];B[cc];W[cc])")
+            self.write(folder, "bad.txt", "games/illegal.sgf 2\n")
+            with self.assertRaisesRegex(ValueError, "point occupied"):
+                load_start_positions(str(folder / "bad.txt"), 5)
+            self.write(folder / "games", "order.sgf", "(;SZ[5];W[cc];B[dd])")
+            self.write(folder, "bad.txt", "games/order.sgf 1\n")
+            with self.assertRaisesRegex(ValueError, "move 1 is W's"):
+                load_start_positions(str(folder / "bad.txt"), 5)
+
+
 def run_self_test() -> int:
     suite = unittest.TestSuite()
     loader = unittest.defaultTestLoader
-    for case in (StatisticsTest, RulesTest, BalanceTest, ClockTest, GtpEngineTest):
+    for case in (StatisticsTest, RulesTest, BalanceTest, ClockTest, GtpEngineTest,
+                 StartPositionTest):
         suite.addTests(loader.loadTestsFromTestCase(case))
     result = unittest.TextTestRunner(verbosity=2).run(suite)
     return 0 if result.wasSuccessful() else 1
@@ -1766,6 +1967,10 @@ def parse_arguments(arguments: list[str]) -> argparse.Namespace:
                       help="start each game with N random legal moves off the first line, "
                            "accepted by both engines; both games of a pair share the "
                            "opening (default: 0, off)")
+    game.add_argument("--start-positions", metavar="FILE",
+                      help="start games from recorded positions: lines 'SGF MOVES [b|w]', "
+                           "games 2i and 2i+1 from line i, engine A playing the colour "
+                           "given (else alternating)")
     game.add_argument("--seed", type=int, default=1,
                       help="seed of the random openings (default: %(default)s)")
     timing = parser.add_argument_group("time")
@@ -1825,6 +2030,16 @@ def parse_arguments(arguments: list[str]) -> argparse.Namespace:
         parser.error("--move-timeout must be positive and --time-tolerance non-negative")
     if options.random_opening < 0:
         parser.error("--random-opening must not be negative")
+    if options.start_positions is not None:
+        if options.random_opening:
+            parser.error("--start-positions and --random-opening exclude each other")
+        try:
+            options.start_position_list = load_start_positions(options.start_positions,
+                                                               options.size)
+        except (OSError, ValueError) as error:
+            parser.error(f"--start-positions: {error}")
+    else:
+        options.start_position_list = []
     if options.max_moves is None:
         options.max_moves = 3 * options.size * options.size
     if options.max_moves < 1:
@@ -1914,6 +2129,8 @@ def main(arguments: list[str]) -> int:
         time_tolerance=options.time_tolerance, move_timeout=options.move_timeout,
         max_moves=options.max_moves, random_opening=options.random_opening, seed=options.seed,
         out_directory=out_directory, quiet_stderr=options.quiet_stderr, log_gtp=options.log_gtp,
+        start_positions=options.start_position_list,
+        start_positions_file=options.start_positions or "",
         balancer=(TimeBalancer(options.balance_time, options.balance_floor)
                   if options.balance_time else None))
     match = Match(config, options.sprt)
