@@ -745,12 +745,10 @@ SGF_PROPERTY = re.compile(r"([A-Z]+)((?:\s*\[(?:\\.|[^\]\\])*\])+)", re.S)
 SGF_VALUE = re.compile(r"\[((?:\\.|[^\]\\])*)\]", re.S)
 
 
-def sgf_main_line(text: str) -> tuple[int, list]:
-    """(board size, moves as (colour, point)) of an SGF's main line.
-
-    Raises ValueError for setup stones (AB, AW), which the runner cannot send by `play`.
-    """
-    end, inside, escaped = len(text), False, False
+def sgf_main_line_end(text: str) -> int:
+    """Where an SGF's main line ends: it runs through the first child of every branch, so
+    it ends at the first closing parenthesis outside a property value."""
+    inside, escaped = False, False
     for index, char in enumerate(text):
         if inside:
             if escaped:
@@ -762,10 +760,17 @@ def sgf_main_line(text: str) -> tuple[int, list]:
         elif char == "[":
             inside = True
         elif char == ")":
-            end = index
-            break
+            return index
+    return len(text)
+
+
+def sgf_main_line(text: str) -> tuple[int, list]:
+    """(board size, moves as (colour, point)) of an SGF's main line.
+
+    Raises ValueError for setup stones (AB, AW), which the runner cannot send by `play`.
+    """
     size, moves = 19, []
-    for name, values in SGF_PROPERTY.findall(text[:end]):
+    for name, values in SGF_PROPERTY.findall(text[:sgf_main_line_end(text)]):
         items = SGF_VALUE.findall(values)
         if name == "SZ":
             size = int(items[0].split(":")[0])

@@ -33,6 +33,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import generate  # noqa: E402
 import read_check  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import match  # noqa: E402  (scripts/match.py: where an SGF's main line ends)
+
 PROPERTY = re.compile(r"([A-Z]+)((?:\[(?:\\.|[^\]\\])*\])+)", re.S)
 VALUE = re.compile(r"\[((?:\\.|[^\]\\])*)\]", re.S)
 
@@ -49,23 +52,7 @@ def sgf_vertex(text, size):
 
 def parse_sgf(text):
     """(size, komi, setup stones, moves as (colour, vertex)) of the main line of an SGF."""
-    # The main line runs through the first child of every branch, so it ends at the first
-    # closing parenthesis outside a property value.
-    end, inside, escaped = len(text), False, False
-    for index, char in enumerate(text):
-        if inside:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == "]":
-                inside = False
-        elif char == "[":
-            inside = True
-        elif char == ")":
-            end = index
-            break
-    main = text[:end]
+    main = text[:match.sgf_main_line_end(text)]
     size, komi, setup, moves = 19, 7.5, [], []
     for name, values in PROPERTY.findall(main):
         items = VALUE.findall(values)
