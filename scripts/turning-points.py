@@ -17,7 +17,12 @@ probability before and after, the teacher's first choice there). Then, for the e
 its opponent, in won and lost games: moves, mean points lost a move in each stretch of 50
 moves, moves that cost 5 and 10 points or more, and how many games the engine led at 0.9 or
 more and still lost. The raw network is a fallible judge (b10, one evaluation), so the
-figures point at positions to look at, not verdicts. Standard library only.
+figures point at positions to look at, not verdicts.
+
+--start-positions FILE writes, for every game where the engine's lead (the teacher's count)
+reached --min-lead points with the engine to move within --window FIRST-LAST moves played, a
+line `SGF MOVES b|w` at the highest such lead: match.py --start-positions plays on from
+there, to ask how often the engine converts a won position. Standard library only.
 """
 import argparse
 import gzip
@@ -90,6 +95,20 @@ def win_probability(record, colour, move):
     return white if colour == "W" else 1 - white
 
 
+def peak_lead(record, colour, first, last):
+    """(moves played, lead) where the colour's lead by the teacher's count is highest with
+    the colour to move and between first and last moves played; None when no such position."""
+    best = None
+    for played in range(first, min(last, len(record["white_lead"]) - 1) + 1):
+        if ("B" if _mover_is_black(record, played) else "W") != colour:
+            continue
+        white = record["white_lead"][played]
+        lead = white if colour == "W" else -white
+        if best is None or lead > best[1]:
+            best = (played, lead)
+    return best
+
+
 def engine_won(result, colour):
     return bool(result) and result[0] == colour
 
@@ -118,7 +137,10 @@ class Tally:
                 f"{means}; >=5: {self.costly[5]}, >=10: {self.costly[10]}")
 
 
-def analyse(sgf_paths, labels, player, threshold, out=sys.stdout):
+def analyse(sgf_paths, labels, player, threshold, out=sys.stdout, starts=None):
+    """Prints the report; with `starts` (min lead, first, last, the positions file's folder)
+    also returns the start-position lines of the games whose lead reached the minimum."""
+    lines = []
     tallies = {(side, won): Tally() for side in ("engine", "opponent") for won in (True, False)}
     counts = {"games": 0, "unlabelled": 0, "won": 0, "thrown": 0}
     for path in sgf_paths:
@@ -145,6 +167,12 @@ def analyse(sgf_paths, labels, player, threshold, out=sys.stdout):
         peak = max(late) if late else None
         if peak is not None and peak >= 0.9 and not won:
             counts["thrown"] += 1
+        if starts is not None:
+            minimum, first, last, folder = starts
+            best = peak_lead(record, colour, first, last)
+            if best is not None and best[1] >= minimum:
+                lines.append(f"{os.path.relpath(path, folder)} {best[0]} {colour.lower()}"
+                             f"   # lead {best[1]:+.0f} by the teacher's count; {result}")
         shown = " ".join("  -  " if p is None else f"{p:.2f}" for p in probabilities)
         peak_text = "-" if peak is None else f"{peak:.2f}"
         print(f"{os.path.basename(path)}: engine {colour}, {result}, {'won' if won else 'lost'}; "
@@ -163,7 +191,7 @@ def analyse(sgf_paths, labels, player, threshold, out=sys.stdout):
     for (side, won), tally in tallies.items():
         if sum(tally.moves):
             print(tally.line(f"{side}, {'won' if won else 'lost'} games"), file=out)
-    return counts
+    return (counts, lines) if starts is not None else counts
 
 
 def self_test():
@@ -183,6 +211,9 @@ def self_test():
     assert [c[0] for c in move_costs(handicap)] == ["W", "B", "W"]
     assert win_probability(record, "B", 3) == 0.8 and win_probability(record, "W", 9) is None
     assert engine_won("W+R", "W") and not engine_won("B+0.5", "W") and not engine_won("", "B")
+    # Black's lead (White's negated): 0, -2, +6, +4 after 0-3 moves; Black moves at 0 and 2.
+    assert peak_lead(record, "B", 0, 9) == (2, 6.0), peak_lead(record, "B", 0, 9)
+    assert peak_lead(record, "W", 0, 9) == (1, 2.0) and peak_lead(record, "B", 3, 3) is None
     with tempfile.TemporaryDirectory() as folder:
         sgf = "(;FF[4]SZ[7]KM[7.5]PB[ishi 0.1.0]PW[GNU Go]RE[W+R];B[dd];W[cc];B[ee];W[])"
         path = os.path.join(folder, "game-0001.sgf")
@@ -202,8 +233,14 @@ def self_test():
             def write(self, text):
                 lines.append(text)
 
-        counts = analyse([path, other], load_labels([labels_path]), "ishi", 5.0, out=Lines())
+        counts, starts = analyse([path, other], load_labels([labels_path]), "ishi", 5.0,
+                                 out=Lines(), starts=(5.0, 0, 300, os.path.dirname(folder)))
         text = "".join(lines)
+        name = os.path.basename(folder)
+        assert starts == [f"{name}/game-0001.sgf 2 b   # lead +6 by the teacher's count; W+R"], starts
+        _, none = analyse([path], load_labels([labels_path]), "ishi", 5.0, out=Lines(),
+                          starts=(7.0, 0, 300, folder))
+        assert none == [], none
         assert counts == {"games": 1, "unlabelled": 1, "won": 0, "thrown": 0}, counts
         assert "engine B, W+R, lost" in text, text
         # Only White's C3 cost 5 points or more, and White is the opponent here.
@@ -222,13 +259,34 @@ def main(argv=None):
     parser.add_argument("--player", default="ishi", help="a part of the engine's PB/PW name")
     parser.add_argument("--points", type=float, default=5.0,
                         help="list the engine's moves that cost this many points or more")
+    parser.add_argument("--start-positions", metavar="FILE",
+                        help="write match.py start positions at each game's peak lead here")
+    parser.add_argument("--min-lead", type=float, default=30.0,
+                        help="the least peak lead (points) for a start position")
+    parser.add_argument("--window", default="80-170", metavar="FIRST-LAST",
+                        help="the moves played between which the peak is looked for")
     parser.add_argument("--self-test", action="store_true")
     args = parser.parse_args(argv)
     if args.self_test:
         return self_test()
     if not args.labels or not args.inputs:
         parser.error("give --labels and SGF files or folders")
-    analyse(label.sgf_files(args.inputs), load_labels(args.labels), args.player, args.points)
+    files, labels = label.sgf_files(args.inputs), load_labels(args.labels)
+    if args.start_positions is None:
+        analyse(files, labels, args.player, args.points)
+        return 0
+    try:
+        first, last = (int(x) for x in args.window.split("-"))
+    except ValueError:
+        parser.error("--window FIRST-LAST, two move counts")
+    folder = os.path.dirname(os.path.abspath(args.start_positions))
+    _, lines = analyse(files, labels, args.player, args.points,
+                       starts=(args.min_lead, first, last, folder))
+    with open(args.start_positions, "w", encoding="utf-8") as f:
+        f.write(f"# turning-points.py: the engine to move at its peak lead of {args.min_lead:g} "
+                f"points or more, {first}-{last} moves played\n")
+        f.writelines(line + "\n" for line in lines)
+    print(f"wrote {len(lines)} start positions to {args.start_positions}")
     return 0
 
 
