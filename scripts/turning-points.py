@@ -138,8 +138,9 @@ class Tally:
 
 
 def analyse(sgf_paths, labels, player, threshold, out=sys.stdout, starts=None):
-    """Prints the report; with `starts` (min lead, first, last, the positions file's folder)
-    also returns the start-position lines of the games whose lead reached the minimum."""
+    """Prints the report and returns the counts and, with `starts` (min lead, first, last, the
+    positions file's folder), the start-position lines of the games whose lead reached the
+    minimum (none without)."""
     lines = []
     tallies = {(side, won): Tally() for side in ("engine", "opponent") for won in (True, False)}
     counts = {"games": 0, "unlabelled": 0, "won": 0, "thrown": 0}
@@ -191,7 +192,7 @@ def analyse(sgf_paths, labels, player, threshold, out=sys.stdout, starts=None):
     for (side, won), tally in tallies.items():
         if sum(tally.moves):
             print(tally.line(f"{side}, {'won' if won else 'lost'} games"), file=out)
-    return (counts, lines) if starts is not None else counts
+    return counts, lines
 
 
 def self_test():
