@@ -428,6 +428,7 @@ impl Engine {
             end_margin: None,
             root_pass_share: None,
             settled: false,
+            dynamic_komi: false,
         }
     }
 
@@ -856,6 +857,7 @@ impl Engine {
         let mut limits = self.move_limits(color);
         match phase {
             Phase::Play => {
+                limits.dynamic_komi = true;
                 self.judge_the_end(&game, &mut limits);
                 if plays_territory_finish(&game) && is_late_for_territory(game.board()) {
                     // The pass that may replace a wasted stone must have been searched.

@@ -116,6 +116,18 @@ search_params! {
     score_weight: f64 = 0.0,
     /// The margin, in points, at which the score term reaches a quarter of its weight.
     score_scale: f64 = 30.0,
+    /// Go, in the moves a game plays (`genmove`): dynamic komi (Pachi's `dynkomi`), the
+    /// share in percent of the side to move's lead that its playouts must win by besides
+    /// komi. When every move wins, the win rates of a won game all read 1 and the search
+    /// cannot tell keeping a lead from giving most of it away; counting the playouts
+    /// against a komi raised by part of the lead keeps them apart. The lead is the last
+    /// search's (the network's and the playouts' mix) where the game continues that
+    /// search's position; the extra komi falls to nothing as the board fills (whole from
+    /// [`crate::go::search::DYNAMIC_KOMI_FULL_EMPTY`] percent of the board empty to none at
+    /// `value_empty`), is at most [`crate::go::search::DYNAMIC_KOMI_MAXIMUM`] points, never
+    /// helps the side behind, and leaves the value network's judgement, the end of the
+    /// game and the reported leads at the true komi. 0 leaves it out.
+    dynamic_komi: u32 = 0,
     /// AMAF weight of moves played soon after a node; the weight falls linearly to 1 for the
     /// last moves of the playout (Pachi's `distance_rave`).
     distance_rave: u32 = 3,

@@ -77,6 +77,9 @@ pub struct Limits {
     /// the network, taught on games that seldom leave dead stones standing this late, can
     /// misjudge such a board badly.
     pub settled: bool,
+    /// A move the game plays (`genmove`), not analysis: the playouts count with dynamic
+    /// komi (`dynamic_komi`) where the parameters ask for it.
+    pub dynamic_komi: bool,
 }
 
 /// A progress callback and the interval between its calls.
@@ -174,6 +177,9 @@ pub struct Search {
     tree_judged_by_network: bool,
     /// Black's margin the last search centred its score term on ([`recentre_score_term`]).
     score_centre: f64,
+    /// Black's lead by the last search (its summary's, at the true komi): the dynamic
+    /// komi of the next search that continues its position.
+    black_lead: Option<f64>,
 }
 
 impl Search {
@@ -193,6 +199,7 @@ impl Search {
             reused_visits: 0,
             tree_judged_by_network: false,
             score_centre: 0.0,
+            black_lead: None,
         }
     }
 
@@ -243,7 +250,8 @@ impl Search {
     /// Keeps the subtree matching `game` when the game continues the last searched position
     /// (same start, komi, rules, the old moves a prefix of the new, each new move a child);
     /// otherwise starts a fresh tree.
-    fn prepare_tree(&mut self, game: &Game) {
+    /// Returns whether the game continues the last searched position.
+    fn prepare_tree(&mut self, game: &Game) -> bool {
         let minimum_nodes = game.size() * game.size() + 1;
         let reuse = match (&self.tree, &self.position) {
             (Some(tree), Some(position)) => find_subtree(tree, position, game),
@@ -267,6 +275,7 @@ impl Search {
             }
         }
         self.position = Some(TreePosition::of(game));
+        reuse.is_some()
     }
 
     /// Searches the position of `game` for `game.to_move()` until a limit, early stop or
@@ -283,7 +292,9 @@ impl Search {
             self.clear();
         }
         self.tree_judged_by_network = !limits.settled;
-        self.prepare_tree(game);
+        if !self.prepare_tree(game) {
+            self.black_lead = None;
+        }
         let Some(tree) = self.tree.take() else {
             return SearchSummary::empty(start.elapsed());
         };
@@ -317,12 +328,40 @@ impl Search {
             }
         }
         root_legal[NO_POINT] = !(limits.forbid_pass && other_than_pass);
-        let settings = PlayoutSettings::new(
+        let mut settings = PlayoutSettings::new(
             &self.params,
             size,
             game.komi() + handicap_compensation(game),
             game.rules().capture_target(),
         );
+        // Dynamic komi: the side to move's playouts must win by `extra_komi` more.
+        let extra_komi = match self.black_lead {
+            Some(black_lead)
+                if limits.dynamic_komi && !limits.settled && settings.capture_target.is_none() =>
+            {
+                let lead = if to_move == Color::Black {
+                    black_lead
+                } else {
+                    -black_lead
+                };
+                dynamic_komi(
+                    self.params.dynamic_komi,
+                    self.params.value_empty,
+                    lead,
+                    root_board.empty_count(),
+                    size * size,
+                )
+            }
+            _ => 0.0,
+        };
+        settings.playout_komi_shift = if to_move == Color::Black {
+            extra_komi
+        } else {
+            -extra_komi
+        };
+        if extra_komi != 0.0 {
+            log::debug!("dynamic komi: {extra_komi} more for {to_move}");
+        }
         self.reused_visits = tree.root().visits.load(Relaxed) as u64;
         // The reused visits enter the seed so that consecutive searches of one position
         // (analysis in slices, pondering then genmove) do not replay the same playouts; they
@@ -389,7 +428,14 @@ impl Search {
         match report.as_mut() {
             Some((callback, interval)) => {
                 let mut progress = |playouts: u64| {
-                    callback(&summarize(tree, context, game, playouts, start.elapsed()));
+                    callback(&summarize(
+                        tree,
+                        context,
+                        game,
+                        playouts,
+                        extra_komi,
+                        start.elapsed(),
+                    ));
                 };
                 run_workers(
                     &mut self.workers,
@@ -404,7 +450,13 @@ impl Search {
         let playouts = context.playouts.load(Relaxed).min(context.playout_limit);
         self.collect_ownership(size);
         self.mix_network_ownership(context);
-        summarize(tree, context, game, playouts, start.elapsed())
+        let summary = summarize(tree, context, game, playouts, extra_komi, start.elapsed());
+        self.black_lead = Some(if to_move == Color::Black {
+            summary.score_lead
+        } else {
+            -summary.score_lead
+        });
+        summary
     }
 
     /// Mixes the value network's ownership of the root position into the playouts' at the
@@ -490,6 +542,37 @@ pub fn value_weight_on(params: &SearchParams, size: usize) -> u32 {
     } else {
         params.value_weight
     }
+}
+
+/// Dynamic komi ([`SearchParams::dynamic_komi`]) is whole while at least this share of the
+/// board, in percent, is empty.
+pub const DYNAMIC_KOMI_FULL_EMPTY: u32 = 40;
+
+/// The most points of dynamic komi.
+pub const DYNAMIC_KOMI_MAXIMUM: f64 = 30.0;
+
+/// The extra komi, in whole points, for a side to move that leads by `lead` points with
+/// `empty` of the board's `points` empty: `share` percent of the lead (none when behind)
+/// while [`DYNAMIC_KOMI_FULL_EMPTY`] percent of the board is empty, falling linearly to
+/// none at `value_empty` percent (where the playouts judge alone), at most
+/// [`DYNAMIC_KOMI_MAXIMUM`]. Whole points keep a half-point komi's playouts free of draws.
+pub fn dynamic_komi(share: u32, value_empty: u32, lead: f64, empty: usize, points: usize) -> f64 {
+    if share == 0 || !lead.is_finite() || lead <= 0.0 || points == 0 {
+        return 0.0;
+    }
+    let empty_percent = 100.0 * empty as f64 / points as f64;
+    let none_at = f64::from(value_empty.min(DYNAMIC_KOMI_FULL_EMPTY));
+    let full_at = f64::from(DYNAMIC_KOMI_FULL_EMPTY);
+    let phase = if empty_percent >= full_at {
+        1.0
+    } else if empty_percent <= none_at {
+        0.0
+    } else {
+        (empty_percent - none_at) / (full_at - none_at)
+    };
+    (f64::from(share.min(100)) / 100.0 * lead * phase)
+        .min(DYNAMIC_KOMI_MAXIMUM)
+        .floor()
 }
 
 /// The value network's share of the leaf results, and so of the ownership and score leads
@@ -714,12 +797,14 @@ fn find_subtree(tree: &Tree, position: &TreePosition, game: &Game) -> Option<u32
     Some(index)
 }
 
-/// The summary of the tree as it stands.
+/// The summary of the tree as it stands; the playouts counted with `extra_komi` more for the
+/// side to move (dynamic komi), which the leads it reports give back.
 fn summarize(
     tree: &Tree,
     context: &Context<PlayoutBoard>,
     game: &Game,
     playouts: u64,
+    extra_komi: f64,
     elapsed: Duration,
 ) -> SearchSummary {
     let root = tree.statistics(0);
@@ -758,7 +843,7 @@ fn summarize(
         }
         let visits = statistics.visits as f64;
         let win_rate = statistics.wins as f64 / (RESULT_SCALE as f64 * visits);
-        let playout_lead = statistics.score_sum as f64 / 2.0 / visits;
+        let playout_lead = statistics.score_sum as f64 / 2.0 / visits + extra_komi;
         let score_lead = network_leads.candidate(statistics.point as usize, playout_lead);
         let (line, line_visits) = principal_variation(tree, child);
         policies.push(policy);
@@ -834,7 +919,7 @@ fn summarize(
         .unwrap_or(0.5);
     let score_lead = if root.visits > 0 {
         // The root's statistics are from the view of the player who moved into it.
-        network_leads.root(-(root.score_sum as f64) / 2.0 / root.visits as f64)
+        network_leads.root(-(root.score_sum as f64) / 2.0 / root.visits as f64 + extra_komi)
     } else {
         0.0
     };
@@ -1115,6 +1200,80 @@ mod tests {
         game.set_komi(0.5);
         let _ = search_game(&mut search, &game, 100);
         assert_eq!(search.reused_visits(), 0);
+    }
+
+    #[test]
+    fn dynamic_komi_is_a_share_of_the_lead_while_the_board_is_open() {
+        // 19x19, the playouts judging alone below 20% of the board empty.
+        assert_eq!(dynamic_komi(50, 20, 40.0, 300, 361), 20.0);
+        assert_eq!(dynamic_komi(50, 20, 41.8, 300, 361), 20.0, "whole points");
+        assert_eq!(
+            dynamic_komi(50, 20, -40.0, 300, 361),
+            0.0,
+            "never for the side behind"
+        );
+        assert_eq!(dynamic_komi(0, 20, 40.0, 300, 361), 0.0, "off");
+        assert_eq!(dynamic_komi(50, 20, f64::NAN, 300, 361), 0.0);
+        assert_eq!(dynamic_komi(100, 20, 90.0, 300, 361), DYNAMIC_KOMI_MAXIMUM);
+        // 108 of 361 empty (29.9%): about half the way from 40% down to 20%.
+        assert_eq!(dynamic_komi(50, 20, 40.0, 108, 361), 9.0);
+        assert_eq!(
+            dynamic_komi(50, 20, 40.0, 72, 361),
+            0.0,
+            "the playouts' end game"
+        );
+        assert_eq!(
+            dynamic_komi(50, 60, 40.0, 140, 361),
+            0.0,
+            "value_empty above 40%"
+        );
+    }
+
+    /// Black's search and White's reply on a board Black leads by far (komi -40.5), then
+    /// Black's next search; each with `dynamic_komi` in the parameters and the limits.
+    fn second_search(dynamic_komi: u32, game_move: bool) -> SearchSummary {
+        let params = SearchParams {
+            dynamic_komi,
+            ..SearchParams::default()
+        };
+        let mut game = Game::new(9, Rules::chinese(), -40.5);
+        let mut search = Search::new(params, 1, 11, 1 << 26);
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            dynamic_komi: game_move,
+            ..limits(3000)
+        };
+        let summary = search.run(&game, &limits, &stop, None);
+        let reply = summary.candidates[0].principal_variation.get(1).copied();
+        game.play(Color::Black, summary.best).unwrap();
+        game.play(Color::White, reply.unwrap_or(Move::Pass))
+            .unwrap();
+        search.run(&game, &limits, &stop, None)
+    }
+
+    #[test]
+    fn dynamic_komi_counts_the_playouts_of_game_moves_against_a_part_of_the_lead() {
+        let plain = second_search(0, true);
+        // Analysis (no game move) is untouched by the parameter, to the playout.
+        assert_eq!(second_search(50, false).candidates, plain.candidates);
+        let shifted = second_search(50, true);
+        // Black leads by about 40: its playouts now count against 20 points more, so the
+        // win rates fall (0.91 to 0.78 seen), while the leads reported stay at the true komi
+        // (41.0 and 42.6 seen).
+        assert!(plain.win_rate > 0.85, "{}", plain.win_rate);
+        assert!(
+            shifted.win_rate < plain.win_rate - 0.05,
+            "{} against {}",
+            shifted.win_rate,
+            plain.win_rate
+        );
+        assert!(plain.score_lead > 30.0, "{}", plain.score_lead);
+        assert!(
+            (shifted.score_lead - plain.score_lead).abs() < 6.0,
+            "{} against {}",
+            shifted.score_lead,
+            plain.score_lead
+        );
     }
 
     #[test]

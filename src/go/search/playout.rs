@@ -28,6 +28,9 @@ pub struct PlayoutSettings {
     pub policy: PlayoutPolicy,
     /// Komi plus white's handicap compensation, in points.
     pub komi: f64,
+    /// Black's extra komi in the playouts' count alone (dynamic komi, `dynamic_komi`;
+    /// negative when White must win by more): the network judges at `komi`.
+    pub playout_komi_shift: f64,
     /// Capture-Go target (total captures of a colour, game captures included).
     pub capture_target: Option<u32>,
     /// Moves after which the playout is scored as it stands.
@@ -60,6 +63,7 @@ impl PlayoutSettings {
         PlayoutSettings {
             policy: params.playout,
             komi,
+            playout_komi_shift: 0.0,
             capture_target,
             move_limit: size * size * params.playout_length_factor.max(1) as usize,
             capture: threshold(params.playout_capture),
@@ -77,6 +81,14 @@ impl PlayoutSettings {
             value_symmetry: params.value_symmetry,
             value_minimum_empty: (size * size * params.value_empty.min(100) as usize).div_ceil(100),
         }
+    }
+}
+
+impl PlayoutSettings {
+    /// The komi a playout is counted with: `komi` plus the dynamic komi's shift.
+    #[inline]
+    pub fn playout_komi(&self) -> f64 {
+        self.komi + self.playout_komi_shift
     }
 }
 
@@ -111,14 +123,14 @@ pub fn play_out(
                 if board.captures(color) >= target {
                     return Outcome {
                         winner: Some(color),
-                        black_margin: board.area_margin() as f64 - settings.komi,
+                        black_margin: board.area_margin() as f64 - settings.playout_komi(),
                     };
                 }
             }
         }
         color = color.opponent();
     }
-    score(board, settings.komi)
+    score(board, settings.playout_komi())
 }
 
 /// Area score of a finished playout.
