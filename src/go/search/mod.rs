@@ -345,7 +345,7 @@ impl Search {
                     -black_lead
                 };
                 dynamic_komi(
-                    self.params.dynamic_komi,
+                    dynamic_komi_on(&self.params, size),
                     self.params.value_empty,
                     lead,
                     root_board.empty_count(),
@@ -541,6 +541,16 @@ pub fn value_weight_on(params: &SearchParams, size: usize) -> u32 {
         params.value_weight_large
     } else {
         params.value_weight
+    }
+}
+
+/// The dynamic komi's share, in percent, on a board of `size` points a side:
+/// `dynamic_komi_large` from [`LARGE_BOARD`] on, `dynamic_komi` below.
+pub fn dynamic_komi_on(params: &SearchParams, size: usize) -> u32 {
+    if size >= LARGE_BOARD {
+        params.dynamic_komi_large
+    } else {
+        params.dynamic_komi
     }
 }
 
