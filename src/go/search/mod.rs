@@ -1,7 +1,8 @@
 //! Go's search: the Monte-Carlo tree search of [`crate::search`] run on a Go [`Game`] with
 //! Go's knowledge — RAVE selection with prior knowledge, light or heavy (Moggy-class)
-//! playouts, the root pass, handicap and territory conversions, and the summary's pass
-//! rules. Knows the rules core and the game-independent search, never GTP.
+//! playouts, the root pass, handicap and territory conversions, the dynamic komi of a game's
+//! moves, and the summary's pass rules. Knows the rules core and the game-independent search,
+//! never GTP.
 //!
 //! Read in order: `board` (the playout board), `patterns`, `playout`, `ladder`, `planes`
 //! (the network's inputs), `value` (the network, on [`crate::nn`]'s layers), `priors`, `search_game` (Go's
