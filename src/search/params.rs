@@ -130,11 +130,14 @@ search_params! {
     /// [`crate::go::search::LARGE_BOARD`] points a side; `dynamic_komi_large` above.
     dynamic_komi: u32 = 0,
     /// Go on boards of [`crate::go::search::LARGE_BOARD`] points a side and more: the
-    /// dynamic komi's share in place of `dynamic_komi`. From 6 positions where the teacher
-    /// counted ishi 30 to 70 points ahead of GNU Go 3.8 level 10 on 19x19 (two games each,
-    /// 2 s a move), 50 converted 12 of 12 where 0 converted 11 of 12, keeping 5.9 points
-    /// more a game where both games were counted (7 pairs), and GNU Go resigned 3 of them.
-    dynamic_komi_large: u32 = 50,
+    /// dynamic komi's share in place of `dynamic_komi`. On 19x19 against GNU Go 3.8 level
+    /// 10 at 2 s a move, 50 keeps the points but has not won more games: from 6 positions
+    /// where the teacher counted ishi 30 to 70 points ahead (two games each) it converted
+    /// 12 of 12 where 0 converted 11 of 12, keeping 5.9 points more a game where both were
+    /// counted; in full games it won 31 of 37 (mean counted margin +11.8, one win by 2.5
+    /// or less in 27) where the build without it had won 42 of 48 (+6.2, 17 of 38 by 2.5
+    /// or less). So it stays off until it wins more.
+    dynamic_komi_large: u32 = 0,
     /// AMAF weight of moves played soon after a node; the weight falls linearly to 1 for the
     /// last moves of the playout (Pachi's `distance_rave`).
     distance_rave: u32 = 3,
