@@ -1238,6 +1238,14 @@ mod tests {
             0.0,
             "value_empty above 40%"
         );
+        let params = SearchParams {
+            dynamic_komi: 20,
+            dynamic_komi_large: 50,
+            ..SearchParams::default()
+        };
+        assert_eq!(dynamic_komi_on(&params, 19), 50);
+        assert_eq!(dynamic_komi_on(&params, LARGE_BOARD), 50);
+        assert_eq!(dynamic_komi_on(&params, 13), 20);
     }
 
     /// Black's search and White's reply on a board Black leads by far (komi -40.5), then
