@@ -340,26 +340,17 @@ impl Search {
             Some(black_lead)
                 if limits.dynamic_komi && !limits.settled && settings.capture_target.is_none() =>
             {
-                let lead = if to_move == Color::Black {
-                    black_lead
-                } else {
-                    -black_lead
-                };
                 dynamic_komi(
                     dynamic_komi_on(&self.params, size),
                     self.params.value_empty,
-                    lead,
+                    black_view(to_move, black_lead),
                     root_board.empty_count(),
                     size * size,
                 )
             }
             _ => 0.0,
         };
-        settings.playout_komi_shift = if to_move == Color::Black {
-            extra_komi
-        } else {
-            -extra_komi
-        };
+        settings.playout_komi_shift = black_view(to_move, extra_komi);
         if extra_komi != 0.0 {
             log::debug!("dynamic komi: {extra_komi} more for {to_move}");
         }
@@ -452,11 +443,7 @@ impl Search {
         self.collect_ownership(size);
         self.mix_network_ownership(context);
         let summary = summarize(tree, context, game, playouts, extra_komi, start.elapsed());
-        self.black_lead = Some(if to_move == Color::Black {
-            summary.score_lead
-        } else {
-            -summary.score_lead
-        });
+        self.black_lead = Some(black_view(to_move, summary.score_lead));
         summary
     }
 
@@ -545,6 +532,15 @@ pub fn value_weight_on(params: &SearchParams, size: usize) -> u32 {
     }
 }
 
+/// `points` for `color` seen from Black's side (and, the same turn, Black's seen from
+/// `color`'s): as they are for Black, negated for White.
+fn black_view(color: Color, points: f64) -> f64 {
+    match color {
+        Color::Black => points,
+        Color::White => -points,
+    }
+}
+
 /// The dynamic komi's share, in percent, on a board of `size` points a side:
 /// `dynamic_komi_large` from [`LARGE_BOARD`] on, `dynamic_komi` below.
 pub fn dynamic_komi_on(params: &SearchParams, size: usize) -> u32 {
@@ -628,7 +624,7 @@ impl<'a> NetworkLeads<'a> {
             None,
         )?;
         let lead = f64::from(judgement.lead);
-        let black = if player == Color::Black { lead } else { -lead };
+        let black = black_view(player, lead);
         Some(match self.context.territory_offset {
             Some(offset) => black - offset - placed,
             None => black,

@@ -82,9 +82,7 @@ impl PlayoutSettings {
             value_minimum_empty: (size * size * params.value_empty.min(100) as usize).div_ceil(100),
         }
     }
-}
 
-impl PlayoutSettings {
     /// The komi a playout is counted with: `komi` plus the dynamic komi's shift.
     #[inline]
     pub fn playout_komi(&self) -> f64 {
