@@ -125,8 +125,9 @@ search_params! {
     /// search's position; the extra komi falls to nothing as the board fills (whole from
     /// [`crate::go::search::DYNAMIC_KOMI_FULL_EMPTY`] percent of the board empty to none at
     /// `value_empty`), is at most [`crate::go::search::DYNAMIC_KOMI_MAXIMUM`] points, never
-    /// helps the side behind, and leaves the value network's judgement, the end of the
-    /// game and the reported leads at the true komi. 0 leaves it out. Boards below
+    /// helps the side behind, and leaves the end of the game and the reported leads at the
+    /// true komi (the value network's judgement too, unless `dynamic_komi_scale` weighs its
+    /// lead against the extra komi). 0 leaves it out. Boards below
     /// [`crate::go::search::LARGE_BOARD`] points a side; `dynamic_komi_large` above.
     dynamic_komi: u32 = 0,
     /// Go on boards of [`crate::go::search::LARGE_BOARD`] points a side and more: the
@@ -138,6 +139,14 @@ search_params! {
     /// or less in 27) where the build without it had won 42 of 48 (+6.2, 17 of 38 by 2.5
     /// or less). So it stays off until it wins more.
     dynamic_komi_large: u32 = 0,
+    /// Under dynamic komi, the points of the value network's lead that make one unit of its
+    /// win logit: a leaf the network judges is worth the logistic of (the mover's lead by
+    /// the network, less the mover's extra komi) over this many points, so that the
+    /// network's share of the leaf tells keeping a lead from giving it away as the
+    /// playouts' share does (the network's own win probability reads 1 for every move of a
+    /// won game, and its komi input does not move it). 0 leaves the network's judgement at
+    /// the true komi under dynamic komi.
+    dynamic_komi_scale: u32 = 0,
     /// AMAF weight of moves played soon after a node; the weight falls linearly to 1 for the
     /// last moves of the playout (Pachi's `distance_rave`).
     distance_rave: u32 = 3,

@@ -28,9 +28,13 @@ pub struct PlayoutSettings {
     pub policy: PlayoutPolicy,
     /// Komi plus white's handicap compensation, in points.
     pub komi: f64,
-    /// Black's extra komi in the playouts' count alone (dynamic komi, `dynamic_komi`;
-    /// negative when White must win by more): the network judges at `komi`.
+    /// Black's extra komi in the playouts' count (dynamic komi, `dynamic_komi`; negative
+    /// when White must win by more): the network judges at `komi` unless
+    /// `network_komi_scale` weighs its lead against the extra komi.
     pub playout_komi_shift: f64,
+    /// The points of the network's lead a unit of its win logit under dynamic komi
+    /// (`dynamic_komi_scale`; 0: the network judges at `komi`).
+    pub network_komi_scale: f64,
     /// Capture-Go target (total captures of a colour, game captures included).
     pub capture_target: Option<u32>,
     /// Moves after which the playout is scored as it stands.
@@ -64,6 +68,7 @@ impl PlayoutSettings {
             policy: params.playout,
             komi,
             playout_komi_shift: 0.0,
+            network_komi_scale: f64::from(params.dynamic_komi_scale),
             capture_target,
             move_limit: size * size * params.playout_length_factor.max(1) as usize,
             capture: threshold(params.playout_capture),
@@ -87,6 +92,16 @@ impl PlayoutSettings {
     #[inline]
     pub fn playout_komi(&self) -> f64 {
         self.komi + self.playout_komi_shift
+    }
+
+    /// The dynamic komi's extra points that `player` must win by (negative: the points its
+    /// opponent must win by).
+    #[inline]
+    pub fn extra_komi_for(&self, player: Color) -> f64 {
+        match player {
+            Color::Black => self.playout_komi_shift,
+            Color::White => -self.playout_komi_shift,
+        }
     }
 }
 

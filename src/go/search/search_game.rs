@@ -54,6 +54,17 @@ pub fn judge(
     })
 }
 
+/// The mover's chance to win by the network's `judgement` when it must win by
+/// `extra_komi` points more (dynamic komi): the logistic of its lead by the network less
+/// `extra_komi`, over `scale` points (`dynamic_komi_scale`). Without extra komi, or with
+/// `scale` 0, the network's own win probability.
+pub fn network_win(judgement: value::Evaluation, extra_komi: f64, scale: f64) -> f64 {
+    if extra_komi == 0.0 || scale <= 0.0 {
+        return f64::from(judgement.win);
+    }
+    1.0 / (1.0 + (-(f64::from(judgement.lead) - extra_komi) / scale).exp())
+}
+
 impl SearchGame for PlayoutBoard {
     const MOVE_SPACE: usize = CAPACITY;
 
@@ -144,8 +155,13 @@ impl SearchGame for PlayoutBoard {
         settings: &PlayoutSettings,
         scratch: &mut PriorScratch,
     ) -> Option<f64> {
-        judge(self, player, settings, &mut scratch.value, None)
-            .map(|judgement| f64::from(judgement.win))
+        judge(self, player, settings, &mut scratch.value, None).map(|judgement| {
+            network_win(
+                judgement,
+                settings.extra_komi_for(player),
+                settings.network_komi_scale,
+            )
+        })
     }
 
     #[inline(always)]
@@ -215,6 +231,32 @@ mod tests {
                 assert!((0.0..=1.0).contains(&value));
             }
         }
+    }
+
+    /// Under dynamic komi the network's lead, less the mover's extra komi, makes its win:
+    /// even where the lead equals the extra komi, falling as the extra komi grows, the
+    /// opponent's the complement; without extra komi (or scale) its own win probability.
+    #[test]
+    fn dynamic_komi_weighs_the_networks_lead_against_the_extra_komi() {
+        let judgement = |win: f32, lead: f32| value::Evaluation { win, lead };
+        let leader = judgement(0.99, 40.0);
+        let opponent = judgement(0.01, -40.0);
+        assert_eq!(network_win(leader, 0.0, 8.0), f64::from(0.99f32));
+        assert_eq!(network_win(leader, 20.0, 0.0), f64::from(0.99f32));
+        assert!((network_win(leader, 40.0, 8.0) - 0.5).abs() < 1e-12);
+        let at_20 = network_win(leader, 20.0, 8.0);
+        assert!((at_20 - 1.0 / (1.0 + (-2.5f64).exp())).abs() < 1e-12);
+        assert!(network_win(leader, 10.0, 8.0) > at_20);
+        assert!(
+            network_win(judgement(0.99, 30.0), 20.0, 8.0) < at_20,
+            "ten points given away"
+        );
+        assert!((network_win(opponent, -20.0, 8.0) - (1.0 - at_20)).abs() < 1e-12);
+        // The playout settings give each side its extra komi from Black's shift.
+        let mut settings = PlayoutSettings::new(&SearchParams::default(), 19, 7.5, None);
+        settings.playout_komi_shift = 12.0;
+        assert_eq!(settings.extra_komi_for(Color::Black), 12.0);
+        assert_eq!(settings.extra_komi_for(Color::White), -12.0);
     }
 
     /// With `value_empty` the network judges a position only while that share of the board
