@@ -137,7 +137,9 @@ search_params! {
     /// 12 of 12 where 0 converted 11 of 12, keeping 5.9 points more a game where both were
     /// counted; in full games it won 31 of 37 (mean counted margin +11.8, one win by 2.5
     /// or less in 27) where the build without it had won 42 of 48 (+6.2, 17 of 38 by 2.5
-    /// or less). So it stays off until it wins more.
+    /// or less). With the network's share shifted too (`dynamic_komi_scale` 8) it won 41
+    /// of 44 (+15.1, two wins by 2.5 or less in 28) where 0 won 21 of 23 on the same seeds
+    /// (2 games each that only one of them won). So it stays off until it wins more.
     dynamic_komi_large: u32 = 0,
     /// Under dynamic komi, the points of the value network's lead that make one unit of its
     /// win logit: a leaf the network judges is worth the logistic of (the mover's lead by
