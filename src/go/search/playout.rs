@@ -12,6 +12,7 @@
 //! Knows the playout board, the patterns and the policy's probabilities; nothing of trees.
 
 use crate::color::Color;
+use crate::go::search::black_view;
 use crate::go::search::board::{
     stone_code, LibertiesBesides, PlayoutBoard, BORDER, EMPTY, NO_POINT,
 };
@@ -98,10 +99,7 @@ impl PlayoutSettings {
     /// opponent must win by).
     #[inline]
     pub fn extra_komi_for(&self, player: Color) -> f64 {
-        match player {
-            Color::Black => self.playout_komi_shift,
-            Color::White => -self.playout_komi_shift,
-        }
+        black_view(player, self.playout_komi_shift)
     }
 }
 
