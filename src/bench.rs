@@ -351,7 +351,7 @@ pub fn network_lines(scale: f64) -> Vec<String> {
             color = color.opponent();
         }
         let points = size * size;
-        if let Some(network) = crate::go::search::value::shipped() {
+        if let Some(network) = crate::go::search::value::for_size(size) {
             let mut scratch = crate::go::search::value::ValueScratch::default();
             let started = std::time::Instant::now();
             let mut total = 0.0;

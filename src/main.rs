@@ -65,10 +65,15 @@ struct Arguments {
     /// Search parameter as name=value (repeatable); see README.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     parameters: Vec<String>,
-    /// Go value network file to use in place of the shipped one (`ishi-train
-    /// --value-network` writes one; the search mixes it in with `--param value_weight=N`).
+    /// Go value network file to use in place of the shipped ones on every board size
+    /// (`ishi-train --value-network` writes one; the search mixes it in with `--param
+    /// value_weight=N`).
     #[arg(long, value_name = "FILE")]
     value_network: Option<std::path::PathBuf>,
+    /// Go value network file for the boards of 16x16 and more only, in place of the shipped
+    /// large-board network (and of --value-network's there).
+    #[arg(long, value_name = "FILE")]
+    value_network_large: Option<std::path::PathBuf>,
     /// Answer GTP `version` with this text (e.g. 0.17 for Lizzie's Leela Zero check).
     #[arg(long)]
     report_version: Option<String>,
@@ -135,6 +140,13 @@ fn main() {
             std::process::exit(2);
         }
     };
+    // The large boards' file first: --value-network leaves a network chosen there in place.
+    if let Some(path) = &arguments.value_network_large {
+        if let Err(message) = ishi::go::search::value::use_large_file(path) {
+            eprintln!("ishi: --value-network-large {}: {message}", path.display());
+            std::process::exit(2);
+        }
+    }
     if let Some(path) = &arguments.value_network {
         if let Err(message) = ishi::go::search::value::use_file(path) {
             eprintln!("ishi: --value-network {}: {message}", path.display());

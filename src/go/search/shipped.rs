@@ -36,11 +36,31 @@ impl<T: Send + Sync> ShippedModel<T> {
     /// # Errors
     /// The file does not read as this model, or a model is already in use.
     pub fn use_file(&self, path: &std::path::Path) -> Result<(), String> {
+        self.use_model(self.read_file(path)?)
+    }
+
+    /// The model in the file at `path`, read by this model's reader.
+    ///
+    /// # Errors
+    /// The file cannot be read, or does not read as this model.
+    pub fn read_file(&self, path: &std::path::Path) -> Result<T, String> {
         let bytes = std::fs::read(path).map_err(|error| error.to_string())?;
-        let model = (self.read)(&bytes)?;
+        (self.read)(&bytes)
+    }
+
+    /// Uses `model` in place of the shipped one; call it before the first use.
+    ///
+    /// # Errors
+    /// A model is already in use.
+    pub fn use_model(&self, model: T) -> Result<(), String> {
         self.model
             .set(Some(model))
             .map_err(|_| format!("a {} is already in use", self.what))
+    }
+
+    /// Whether a model is already in use (chosen, or the shipped one read).
+    pub fn is_settled(&self) -> bool {
+        self.model.get().is_some()
     }
 
     /// The model in use, read on first use; `None` (with a warning in the log) if the shipped

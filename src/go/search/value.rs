@@ -31,12 +31,17 @@
 //! every head's output mapped back to the board's points ([`ValueNetwork::raw`],
 //! `kata-raw-nn`). `scripts/train/torch_value.py` keeps a PyTorch copy of this layout.
 //!
+//! Two networks of this shape ship: `models/go-value.bin` for the boards below
+//! [`LARGE_BOARD`] points a side and `models/go-value-large.bin`, the same network trained on
+//! with more of the teacher's 19x19 games, for the boards from there on ([`for_size`]).
+//!
 //! Knows the playout board, the input planes and the network library; nothing of the tree.
 
 use crate::color::Color;
 use crate::go::search::board::{PlayoutBoard, EMPTY};
 use crate::go::search::planes::{candidate_probabilities, encode, symmetries, INPUT_PLANES};
 use crate::go::search::shipped::ShippedModel;
+use crate::go::search::LARGE_BOARD;
 use crate::nn::file::{is_weight_file, WeightFile};
 use crate::nn::head::{self, pooled_forward, scalar_output, Pooled, PooledLayout};
 use crate::nn::inference::{self, Inference};
@@ -771,26 +776,62 @@ pub struct Evaluation {
     pub lead: f32,
 }
 
-/// The network in use: the one shipped in the binary unless [`use_file`] chose another.
+/// The network of the boards below [`LARGE_BOARD`] points a side: the one shipped in the
+/// binary (`models/go-value.bin`) unless [`use_file`] chose another.
 static NETWORK: ShippedModel<ValueNetwork> = ShippedModel::new(
     "value network",
     include_bytes!("../../../models/go-value.bin"),
     ValueNetwork::from_bytes,
 );
 
-/// Uses the network in the file at `path` in place of the shipped one (`--value-network`);
-/// call it before the first search.
+/// The network of the boards of [`LARGE_BOARD`] points a side and more: the shipped one
+/// (`models/go-value-large.bin`, trained on from the other with more of the teacher's 19x19
+/// games, `models/README.md`) unless [`use_large_file`] or [`use_file`] chose another.
+static LARGE_NETWORK: ShippedModel<ValueNetwork> = ShippedModel::new(
+    "large-board value network",
+    include_bytes!("../../../models/go-value-large.bin"),
+    ValueNetwork::from_bytes,
+);
+
+/// Uses the network in the file at `path` in place of the shipped ones (`--value-network`):
+/// on every board size, but the large boards where [`use_large_file`] chose theirs before.
+/// Call it before the first search.
 ///
 /// # Errors
 /// The file does not read as a value network, or a network is already in use.
 pub fn use_file(path: &std::path::Path) -> Result<(), String> {
-    NETWORK.use_file(path)
+    let network = NETWORK.read_file(path)?;
+    if !LARGE_NETWORK.is_settled() {
+        LARGE_NETWORK.use_model(network.clone())?;
+    }
+    NETWORK.use_model(network)
 }
 
-/// The network in use, read on first use; `None` (with a warning in the log) if the shipped
-/// one does not read, so the search backs up playouts alone.
+/// Uses the network in the file at `path` on the boards of [`LARGE_BOARD`] points a side and
+/// more (`--value-network-large`); call it before [`use_file`] and the first search.
+///
+/// # Errors
+/// The file does not read as a value network, or a network is already in use there.
+pub fn use_large_file(path: &std::path::Path) -> Result<(), String> {
+    LARGE_NETWORK.use_file(path)
+}
+
+/// The network in use on the boards below [`LARGE_BOARD`], read on first use; `None` (with a
+/// warning in the log) if the shipped one does not read, so the search backs up playouts
+/// alone.
 pub fn shipped() -> Option<&'static ValueNetwork> {
     NETWORK.get()
+}
+
+/// The network in use on a `size` board: the large boards' from [`LARGE_BOARD`] on (the
+/// other where that one does not read), [`shipped`] below; whether it is trusted on `size`
+/// is [`proposing`]'s and [`judging`]'s question.
+pub fn for_size(size: usize) -> Option<&'static ValueNetwork> {
+    if size >= LARGE_BOARD {
+        LARGE_NETWORK.get().or_else(shipped)
+    } else {
+        shipped()
+    }
 }
 
 /// The network in use when it judges a position of a `size` board at `komi` (`None` in
@@ -809,7 +850,7 @@ pub fn judging(size: usize, komi: f64, capture: bool) -> Option<&'static ValueNe
 /// [`prior_komi`]) and the rules (in capture Go its moves are ordinary Go's, which the
 /// hand-made tactics join in the priors).
 pub fn proposing(size: usize) -> Option<&'static ValueNetwork> {
-    shipped().filter(|network| network.trusted_sizes().contains(&size))
+    for_size(size).filter(|network| network.trusted_sizes().contains(&size))
 }
 
 /// The komi the policy head reads for the priors: `komi` within the plane's -1..1
@@ -849,14 +890,20 @@ mod tests {
         ValueNetwork::new(shape, BoardSizes::of(&[9]), parameters)
     }
 
-    /// Denormal floats cost Intel processors ten times and more; the shipped network needs
+    /// Denormal floats cost Intel processors ten times and more; the shipped networks need
     /// no flush-to-zero: none of their weights is subnormal, nor any activation of their
     /// trunks over positions of seeded random games (measured also over 3,000 teacher
     /// positions: 0 of 70.9 million activations).
     #[test]
-    fn the_shipped_network_computes_no_subnormal_float() {
+    fn the_shipped_networks_compute_no_subnormal_float() {
+        let large = for_size(LARGE_BOARD).expect("the shipped large-board network loads");
+        for value in [shipped().expect("the shipped value network loads"), large] {
+            computes_no_subnormal_float(value);
+        }
+    }
+
+    fn computes_no_subnormal_float(value: &ValueNetwork) {
         use crate::nn::forward::{forward_trunk, Activations};
-        let value = shipped().expect("the shipped value network loads");
         assert!(!value.parameters.iter().any(|weight| weight.is_subnormal()));
         let table = neighbour_table(9);
         let mut activations = Activations::default();
@@ -897,6 +944,26 @@ mod tests {
             }
         }
         assert!(checked > 1_000_000, "{checked}");
+    }
+
+    /// The boards of [`LARGE_BOARD`] points a side and more have their own network, read
+    /// from its own shipped file, trusted on 19x19; the smaller boards keep the other.
+    #[test]
+    fn the_large_boards_have_their_own_network() {
+        let small = shipped().expect("the shipped value network loads");
+        let large = for_size(LARGE_BOARD).expect("the shipped large-board network loads");
+        assert!(!std::ptr::eq(small, large) && small != large);
+        assert_eq!(small.shape, large.shape);
+        for size in [7, 9, 13, LARGE_BOARD - 1] {
+            assert!(std::ptr::eq(for_size(size).unwrap(), small), "{size}");
+        }
+        for size in [LARGE_BOARD, 19, 25] {
+            assert!(std::ptr::eq(for_size(size).unwrap(), large), "{size}");
+        }
+        assert!(std::ptr::eq(proposing(19).unwrap(), large));
+        assert!(std::ptr::eq(judging(19, 7.5, false).unwrap(), large));
+        assert!(std::ptr::eq(proposing(13).unwrap(), small));
+        assert!(proposing(25).is_none());
     }
 
     /// `network` as the builds before the shared weight file wrote it (`ISHIVAL4`).
