@@ -489,7 +489,22 @@ def self_test():
         if bad:
             print(f"self-test: the same seeds disagree: {bad}", file=sys.stderr)
             return 1
-    print("generate.py self-test: OK (7 games, 3 shards merged = one run; a resumed shard adds none)")
+        first = os.path.join(folder, "first4.jsonl.gz")
+        merge.merge([os.path.join(folder, f"shard{k}.jsonl.gz") for k in (2, 3, 1)], first, 4)
+        kept = [json.loads(line)["seed"] for _, line in read_check.iter_lines(first)]
+        if kept != seeds[:4]:
+            print(f"self-test: the first 4 games of the shards are {kept}", file=sys.stderr)
+            return 1
+        try:
+            merge.merge([os.path.join(folder, "shard1.jsonl.gz")], first, 4)
+            print("self-test: the first 4 games merged from shard 1/3 alone", file=sys.stderr)
+            return 1
+        except SystemExit as gap:
+            if "lacks games [1, 2]" not in str(gap):
+                print(f"self-test: a gap in the first 4 games read {gap}", file=sys.stderr)
+                return 1
+    print("generate.py self-test: OK (7 games, 3 shards merged = one run; a resumed shard adds none; "
+          "--games keeps the first ones and refuses a gap)")
     return 0
 
 
