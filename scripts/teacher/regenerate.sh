@@ -4,7 +4,7 @@
 # and the measurements of models/README.md were made from, most useful first, each game for
 # game as before (generate.py reproduces a game from its seed with the same KataGo and
 # network): 13x13 seed 7 (309 games), 9x9 seed 5 (1,018), 9x9 seed 6 (277), 19x19 seed 8
-# (65), 19x19 seed 14 (the first 75), 9x9 seed 13 (941), the held-out sizes 7x7 seed 9 (40), 11x11 seed 10 (24), 15x15
+# (65), 19x19 seed 14 (the first 184: 75 learned, 184 measured), 9x9 seed 13 (941), the held-out sizes 7x7 seed 9 (40), 11x11 seed 10 (24), 15x15
 # seed 11 (12) and 17x17 seed 12 (10), and last the move model's runs, 9x9 seed 1 (1,034) and
 # 13x13 seed 2 (43; named katago-9x9-gen and katago-13x13-gen in models/README.md). Every step resumes (games already in a file are
 # skipped), so the same command, run again after an interruption or on another day, goes on
@@ -33,13 +33,13 @@ make 13 7 309
 make 9 5 1018
 make 9 6 277
 make 19 8 65
-# 19x19 seed 14, its first 75 games (models/go-value-large.bin learned them), put in seed
-# order: ishi-train holds out every tenth game of a file in the file's order, and two
-# workers finish games out of order.
-first75=$dir/katago-19x19-s14-first75.jsonl.gz
-python3 "$here/generate.py" --out "$first75" --size 19 --seed 14 --games 75 -j "$workers"
-python3 "$here/merge.py" "$dir/sorted-$$.jsonl.gz" "$first75"
-mv "$dir/sorted-$$.jsonl.gz" "$first75"
+# 19x19 seed 14, its first 75 games (models/go-value-large.bin learned them) and its first 184
+# (step 11 of models/README.md, not shipped, learned them), put in seed order: ishi-train holds out every tenth game of a
+# file in the file's order, and two workers finish games out of order.
+seed14=$dir/katago-19x19-s14.jsonl.gz
+python3 "$here/generate.py" --out "$seed14" --size 19 --seed 14 --games 184 -j "$workers"
+python3 "$here/merge.py" --games 184 "$dir/katago-19x19-s14-first184.jsonl.gz" "$seed14"
+python3 "$here/merge.py" --games 75 "$dir/katago-19x19-s14-first75.jsonl.gz" "$seed14"
 make 9 13 941
 make 7 9 40
 make 11 10 24
