@@ -49,7 +49,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import read_check  # noqa: E402  (the reader: iter_lines, vertex helpers)
 
 LETTERS = read_check.LETTERS
-SEED_STRIDE = 1_000_000
+SEED_STRIDE = read_check.SEED_STRIDE
 MAX_HANDICAP = {9: 3, 13: 5, 19: 9}
 
 

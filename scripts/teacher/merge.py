@@ -42,7 +42,7 @@ def conflicts(paths):
     return bad
 
 
-SEED_STRIDE = 1_000_000  # generate.py: game i of --seed S has the seed S * SEED_STRIDE + i
+SEED_STRIDE = read_check.SEED_STRIDE
 
 
 def merge(paths, out, first=None):

@@ -27,6 +27,7 @@ import sys
 import zlib
 
 LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # GTP columns: no I
+SEED_STRIDE = 1_000_000  # game i of a run with --seed S has the seed S * SEED_STRIDE + i
 EMPTY, BLACK, WHITE = 0, 1, 2
 
 
